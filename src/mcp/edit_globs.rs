@@ -15,7 +15,7 @@ use ctxcurate::core::walk;
 
 /// Names of credential files a glob is tried against (each one
 /// [`walk::is_sensitive`]).
-const CREDENTIALS: [&str; 14] = [
+const CREDENTIALS: [&str; 20] = [
     ".env",
     ".env.local",
     ".env.production",
@@ -30,6 +30,14 @@ const CREDENTIALS: [&str; 14] = [
     "kubeconfig",
     "terraform.tfvars",
     "store.p12",
+    // A credential store's folder, for a pattern in its name (`.ss?/*`:
+    // recheck 26).
+    ".ssh/config",
+    ".aws/config",
+    ".kube/config",
+    ".gnupg/gpg.conf",
+    ".docker/config.json",
+    ".azure/config",
 ];
 
 /// Names of ordinary files: a glob matching one of them is a glob of
@@ -308,6 +316,10 @@ mod tests {
             "**/.ssh/*",
             ".aws/*",
             "home/.ssh/*.py",
+            ".ss?/*",
+            "**/.ss?/*",
+            "sub/.aw?/*",
+            ".[a-z]sh/*",
         ] {
             assert!(credentials_only(glob), "{glob}");
         }

@@ -200,7 +200,10 @@ pub fn reached(
                 let at = (rel.as_str(), real.as_path(), here.as_path());
                 script_loads(real_root, kind, &text, at, paths, &mut out, &mut found);
             }
-            Kind::Other => refuse_awk_commands(&rel, &text, &mut out),
+            Kind::Other => {
+                let by_awk = run_by.of.get(&real).is_some_and(|p| p.contains("awk"));
+                refuse_awk_commands(&rel, &text, by_awk, &mut out);
+            }
         }
         // Round 8: git's settings variables set by the script itself
         // (shell text is read by `unknown::shell`).
@@ -415,9 +418,9 @@ impl Sinks {
 }
 
 /// A refusal for an awk program file (`awk -f tools/x.awk`, `#!/usr/bin/awk
-/// -f`) whose `system` or pipes run commands: awk's strings, not read.
-fn refuse_awk_commands(rel: &str, text: &str, out: &mut Reached) {
-    if super::unknown::awk_file_runs_commands(rel, text) {
+/// -f`, one `by_awk` the command runs with awk whatever its name) whose `system` or pipes run commands: awk's strings, not read.
+fn refuse_awk_commands(rel: &str, text: &str, by_awk: bool, out: &mut Reached) {
+    if super::unknown::awk_file_runs_commands(rel, text, by_awk) {
         out.patterns.insert(format!(
             "{}runs an awk program that runs commands, which are not read ({rel})",
             super::unknown::MARK

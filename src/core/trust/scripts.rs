@@ -118,6 +118,9 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
         CommandLine::Argv(argv) => inner_patterns(argv, 0),
     };
     add_unknown(&mut patterns, &command);
+    patterns.extend(super::unknown::program_read_from_input(&command_text(
+        &command,
+    )));
     let Ok(real_root) = fs::canonicalize(root) else {
         return Covered {
             patterns,
@@ -242,6 +245,12 @@ fn look_up_words(
             .filter(|w| !written(w))
             .chain(perl_modules(line))
             .chain(php.words)
+            // A program file given inside an option (`awk -ftools/p.awk`).
+            .chain(
+                super::imports::run_with(&plain_words(line))
+                    .into_iter()
+                    .map(|(file, _)| file),
+            )
             .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
             .collect::<Vec<_>>();
         if looked_up.len() > MAX_LOOKED_UP_WORDS {
@@ -349,23 +358,26 @@ fn add_line_refusals(patterns: &mut Vec<String>, line: &str) {
 /// runs (`trust/unknown.rs`): a shell line's own, or the line an argv
 /// hands a shell with `-c` (an argv's other words are not expanded).
 fn add_unknown(patterns: &mut Vec<String>, command: &CommandLine) {
-    let found = match command {
-        CommandLine::Shell(line) => super::unknown::shell(line),
-        CommandLine::Argv(argv) => {
-            let line = argv
-                .iter()
-                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-                .collect::<Vec<_>>()
-                .join(" ");
-            super::unknown::shell(&line)
-        }
-    };
+    let found = super::unknown::shell(&command_text(command));
     for refusal in found {
         let said = patterns.contains(&refusal)
             || super::unknown::repeats_a_pattern(&refusal, patterns.iter());
         if !said {
             patterns.push(refusal);
         }
+    }
+}
+
+/// `command` as shell text: an argv's words each quoted (they are not
+/// expanded).
+fn command_text(command: &CommandLine) -> String {
+    match command {
+        CommandLine::Shell(line) => line.clone(),
+        CommandLine::Argv(argv) => argv
+            .iter()
+            .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
@@ -1241,6 +1253,24 @@ mod tests {
         assert!(refused("\"awk -f tools/p.awk x\""));
         assert!(!refused("\"sh tools/c.sh\""));
         assert!(!refused("\"awk -f tools/q.awk x\""));
+        // The program file however it is named (recheck 26).
+        fs::write(root.join("tools/prog"), "BEGIN { system(\"sh\") }\n").unwrap();
+        fs::write(root.join("tools/d.sh"), "awk -ftools/p.awk data.txt\n").unwrap();
+        for command in [
+            "\"awk -ftools/p.awk x\"",
+            "\"gawk --file=tools/p.awk x\"",
+            "\"awk -v a=1 -f tools/prog x\"",
+            "\"awk -ftools/prog x\"",
+            "\"sh tools/d.sh\"",
+        ] {
+            assert!(refused(command), "{command}");
+        }
+        let paths: Vec<String> = covered(root, &value("\"awk -ftools/q.awk x\""))
+            .scripts
+            .into_iter()
+            .map(|s| s.path)
+            .collect();
+        assert_eq!(paths, ["tools/q.awk"]);
     }
 
     /// A Python script covers what it imports inside the project, and the

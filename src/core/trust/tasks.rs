@@ -91,7 +91,12 @@ pub(super) fn note_outside(path: &Path, content: Option<&str>) {
                 .collect()
         },
     );
-    let line = format!("{}{OUTSIDE_READ}{hash}", path.display());
+    note_place(format!("{}{OUTSIDE_READ}{hash}", path.display()));
+}
+
+/// Note place `line` of what the command runs (the names make's built-in
+/// rules look for), once.
+fn note_place(line: String) {
     OUTSIDE.with(|o| {
         let mut o = o.borrow_mut();
         if !o.contains(&line) {
@@ -463,7 +468,9 @@ fn make_recipes(
         if goals.is_empty() {
             goals.extend(rules.first.clone());
         }
-        let mut recipes = rules.recipes_of(goals);
+        rules.expand_again();
+        let goals = rules.goals_with_remakes(goals, &read);
+        let mut recipes = rules.recipes_of(goals.clone());
         // What `$(shell …)` runs, as make reads the makefiles.
         let shells = std::mem::take(&mut rules.shells);
         recipes.extend(shells.iter().map(|(file, line)| Recipe::new(file, line)));
@@ -475,7 +482,11 @@ fn make_recipes(
         }
         let lines = recipe_lines(&mut rules, recipes, real_root, &dir);
         let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
-        for source in rules.sources_of_run_files(real_root, &dir, &texts) {
+        let remade = rules.remade(real_root, &dir, &goals, &texts);
+        if let Some(place) = remade.place {
+            note_place(place);
+        }
+        for source in remade.sources {
             out.push(TaskLine {
                 config: source,
                 dir: dir.clone(),
@@ -751,6 +762,12 @@ struct Rules {
     budget: usize,
     /// How deep in included files the reading is.
     including: usize,
+    /// The shared objects `load` names (relative to where make runs):
+    /// make runs them inside itself, and remakes them first.
+    loads: Vec<String>,
+    /// Whether `.SECONDEXPANSION` was named: a prerequisite's `$$(X)` is
+    /// then expanded again.
+    second_expansion: bool,
 }
 
 /// What an expansion made of a text: the text, the `$(eval …)` texts and
@@ -833,10 +850,13 @@ impl Rules {
             if name.contains('$') {
                 cut();
             } else if name.contains(['*', '?', '[']) {
-                if self.shells.len() < MAX_TASK_LINES {
-                    self.shells
-                        .push((file.to_string(), format!("include {name}")));
-                }
+                // Said as make's own (recheck 26: it read as a pattern the
+                // shell expands).
+                refuse(format!(
+                    "includes the makefiles a pattern matches ({}: `{name}`), which a \
+                     makefile added later would match",
+                    file
+                ));
             } else {
                 let found = std::iter::once(self.dir.as_str())
                     .chain(self.include_dirs.iter().map(String::as_str))
@@ -927,6 +947,13 @@ impl Rules {
                 self.include(file, names);
                 continue;
             }
+            if let Some(names) = ["load ", "-load "]
+                .iter()
+                .find_map(|k| trimmed.strip_prefix(k))
+            {
+                self.load(names);
+                continue;
+            }
             if trimmed.contains("$(eval ") || trimmed.contains("${eval ") || expand::called(trimmed)
             {
                 self.evaluate(file, trimmed);
@@ -993,6 +1020,9 @@ impl Rules {
             .split_whitespace()
             .map(str::to_string)
             .collect();
+        if targets.iter().any(|t| t == ".SECONDEXPANSION") {
+            self.second_expansion = true;
+        }
         if self.first.is_none()
             && let Some(t) = targets
                 .iter()
@@ -2075,8 +2105,8 @@ mod tests {
             owned(&[("Makefile", "", "sh tools/a.sh")])
         );
         assert!(!was_cut());
-        // An include's name is expanded; one by a pattern is a pattern
-        // in what the command runs; missing ones (`-include $(DEPS)`
+        // An include's name is expanded; one by a pattern is refused;
+        // missing ones (`-include $(DEPS)`
         // before a build) are no makefiles read.
         std::fs::write(dir.path().join("mk.mk"), "summary:\n\tsh tools/mk.sh\n").unwrap();
         let objects: Vec<String> = (0..300).map(|i| format!("o{i}.o")).collect();
@@ -2090,9 +2120,13 @@ mod tests {
         );
         assert!(!was_cut());
         write("include m*.mk\n");
-        assert_eq!(
-            named_lines(dir.path(), "make summary"),
-            owned(&[("Makefile", "", "include m*.mk")])
+        assert_eq!(named_lines(dir.path(), "make summary"), owned(&[]));
+        assert!(
+            refusals()
+                .iter()
+                .any(|r| r.contains("includes the makefiles a pattern matches")),
+            "{:?}",
+            refusals()
         );
         // A variable each branch of a conditional sets, inside a word:
         // the line once for each value; and bash's BASH_ENV.

@@ -37,7 +37,7 @@ mod shell_words;
 use expansions::{is_interpreter, unknown_in, unset_in};
 pub use git_hooks::{GIT_WITH_VALUE, git_runs_hooks, git_runs_hooks_in_own_env};
 use git_settings::{built_assignment, git_setting, refuse_built_name};
-use input_scripts::{find_chooses, xargs_chooses};
+use input_scripts::{find_chooses, program_from_input, xargs_chooses};
 use shell_words::{assignment, statements, unquote};
 pub(super) use shell_words::{parameter_words, substitutions};
 
@@ -76,6 +76,39 @@ pub fn shell(text: &str) -> Vec<String> {
     out
 }
 
+/// The refusal of a command's own line (`text`) that runs a shell or
+/// interpreter given no script (recheck 26: `summary_command = "sh"`
+/// runs the file it summarizes; `sed … | python3` what the pipe hands
+/// it). Read on the command's line only: in a script, a program's input is
+/// the script's own, and an argv rebuilt from code is no line.
+pub fn program_read_from_input(text: &str) -> Option<String> {
+    let mut vars = HashMap::new();
+    for words in statements(text).into_iter().take(MAX_STATEMENTS) {
+        let (at, _) = before_command(&words, &mut vars, &mut Vec::new());
+        let Some(command) = words.get(at) else {
+            continue;
+        };
+        let plain = unquote(command);
+        let name = plain.rsplit('/').next().unwrap_or(&plain);
+        if program_from_input(name, &words[at + 1..]) {
+            return Some(format!(
+                "{MARK}runs `{name}` with no script: its program is what it reads on its input \
+                 (the file summarized, or what a pipe hands it)"
+            ));
+        }
+    }
+    None
+}
+
+/// [`shell`] of a script the command runs (a parent may set what it
+/// names by a variable).
+pub fn script(text: &str) -> Vec<String> {
+    let mut vars = HashMap::from([(IN_A_SCRIPT.to_string(), Value::Known)]);
+    let mut out = Vec::new();
+    read(text, 0, &mut vars, &mut out);
+    out
+}
+
 /// The variables shell text `text` leaves set to what is known only as
 /// it runs, each with how (`RUNNER` of `export RUNNER=$(cat f)`): a
 /// script it sources, or a child it starts, may run them.
@@ -101,6 +134,7 @@ pub fn shell_inheriting(text: &str, inherited: &[(String, String)]) -> Vec<Strin
         .iter()
         .map(|(name, how)| (name.clone(), Value::Unknown(how.clone())))
         .collect();
+    vars.insert(IN_A_SCRIPT.to_string(), Value::Known);
     let mut out = Vec::new();
     read(text, 0, &mut vars, &mut out);
     out
@@ -116,11 +150,12 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether file `rel` is an awk program (by its extension or its `#!`)
-/// that runs commands of its own ([`awk_programs`]).
-pub fn awk_file_runs_commands(rel: &str, text: &str) -> bool {
+/// Whether file `rel` is an awk program (`by_awk`: run with awk, or by
+/// its extension or its `#!`) that runs commands of its own
+/// ([`awk_programs`]).
+pub fn awk_file_runs_commands(rel: &str, text: &str, by_awk: bool) -> bool {
     let first = text.lines().next().unwrap_or("");
-    let awk = rel.ends_with(".awk") || (first.starts_with("#!") && first.contains("awk"));
+    let awk = by_awk || rel.ends_with(".awk") || (first.starts_with("#!") && first.contains("awk"));
     awk && awk_programs::program_runs_commands(text)
 }
 
@@ -363,6 +398,10 @@ fn statement(
         _ => {}
     }
 }
+
+/// Set in a shell's variables while a script the command runs (not its
+/// own line) is read: a variable it never sets may be a parent's.
+const IN_A_SCRIPT: &str = "\u{0}in-a-script";
 
 /// Set in a shell's variables while a line run with an environment of
 /// its own is read (`env -i sh -c '…'`): no variable has this name.

@@ -164,6 +164,10 @@ pub(super) fn shell(text: &str) -> Named {
             }
             out.take(word);
         }
+        // A program file given inside an option (`awk -ftools/p.awk`).
+        for (file, _) in awk_read(&line_words) {
+            out.take(&file);
+        }
         // `run-parts tools/conf.d`: every program in the folder runs, as
         // one in a folder put in `PATH` may (recheck 25).
         for (at, word) in line_words.iter().enumerate() {
@@ -362,6 +366,7 @@ const SCRIPT_PROGRAMS: &[&str] = &[
 pub fn run_with(words: &[String]) -> Vec<(String, String)> {
     let mut out = ruby_required(words);
     out.extend(ruby_read(words));
+    out.extend(awk_read(words));
     for (at, word) in words.iter().enumerate() {
         let name = word.rsplit('/').next().unwrap_or(word);
         let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -397,6 +402,35 @@ fn ruby_read(words: &[String]) -> Vec<(String, String)> {
             None
         };
         out.extend(file.map(|f| (f.to_string(), "ruby".to_string())));
+    }
+    out
+}
+
+/// The program files awk reads (recheck 26): `-f FILE`, `-fFILE`,
+/// `--file=FILE`, gawk's `-i`/`--include` and `-E`/`--exec` the same ways.
+fn awk_read(words: &[String]) -> Vec<(String, String)> {
+    const AWKS: [&str; 4] = ["awk", "gawk", "mawk", "nawk"];
+    let mut out = Vec::new();
+    let mut awk = false;
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        if AWKS.contains(&word.rsplit('/').next().unwrap_or(word)) {
+            awk = true;
+            continue;
+        }
+        if !awk {
+            continue;
+        }
+        let file = match word.as_str() {
+            "-f" | "--file" | "-i" | "--include" | "-E" | "--exec" => {
+                rest.next().map(String::as_str)
+            }
+            w => ["--file=", "--include=", "--exec=", "-f", "-i", "-E"]
+                .iter()
+                .find_map(|p| w.strip_prefix(p))
+                .filter(|f| !f.is_empty()),
+        };
+        out.extend(file.map(|f| (f.to_string(), "awk".to_string())));
     }
     out
 }

@@ -87,7 +87,7 @@ pub(super) fn shell_runs(
     let named = literal::shell(text);
     out.patterns
         .extend(named.patterns.iter().take(MAX_NAMES).cloned());
-    let refusals: Vec<String> = super::super::unknown::shell(text)
+    let refusals: Vec<String> = super::super::unknown::script(text)
         .into_iter()
         .filter(|r| !super::super::unknown::repeats_a_pattern(r, named.patterns.iter()))
         .take(MAX_NAMES)

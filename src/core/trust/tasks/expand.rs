@@ -202,6 +202,11 @@ impl<'a> Expansion<'a> {
             }
             // Not known here: kept, so the line names it.
             if OPAQUE.contains(&name) {
+                // Said for what it is (recheck 26: only "past what can be
+                // read" was said).
+                super::refuse(format!(
+                    "uses make's `$({name} …)`, whose result is known only as make runs"
+                ));
                 return whole.to_string();
             }
         }

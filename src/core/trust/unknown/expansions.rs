@@ -79,7 +79,16 @@ pub(super) fn unset_in(word: &str, vars: &HashMap<String, Value>, command: bool)
         let in_name = *end > last;
         let whole_name = *start == last && *end == plain.len();
         let refused = if in_name {
-            !(whole_name && known(name) && !positional(name))
+            // In a script the command runs, the whole word one variable
+            // (`sh "$RUNNER"`): its value is a whole path, which a parent
+            // script sets (a literal there is covered, a value known only
+            // as it runs refused where it is set: round 13). On the
+            // command's own line it is the user's environment's: refused.
+            let alone = whole_name
+                && *start == 0
+                && !positional(name)
+                && vars.contains_key(super::IN_A_SCRIPT);
+            !(alone || (whole_name && known(name) && !positional(name)))
         } else {
             *start > 0 && (positional(name) || !known(name))
         };

@@ -1,10 +1,47 @@
 //! Scripts named by a command's input, not its words: `xargs python3 <
 //! list` and `find … -exec sh {} \;` hand an interpreter the names they
-//! read or find, which a new line or file can be.
+//! read or find, which a new line or file can be; a shell or interpreter
+//! given no script reads its program from its input.
 
 use super::SHELLS;
 use super::expansions::is_interpreter;
 use super::shell_words::unquote;
+
+/// The programs that read their program from their input when given no
+/// script (`sh`, `python3`, `perl`, …).
+const READ_INPUT: &[&str] = &[
+    "python", "node", "nodejs", "ruby", "perl", "php", "lua", "luajit", "tclsh", "R", "pwsh",
+    "deno", "bun",
+];
+
+/// Whether shell or interpreter `name` run with `args` reads its program
+/// from its input (recheck 26: `summary_command = "sh"` runs the file it
+/// summarizes; `… | python3` what the pipe gives): no script, no code on
+/// the line (`-c`, `-e`, `-m`, `-r`, bundled as `-ec`), no input from a
+/// file or a heredoc. `-` and `-s` read the input too.
+pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !SHELLS.contains(&name) && !READ_INPUT.contains(&base) {
+        return false;
+    }
+    // The bundled letters that give the program on the line.
+    let letters: &[char] = match base {
+        _ if SHELLS.contains(&name) => &['c'],
+        "python" => &['c', 'm'],
+        "node" | "nodejs" => &['e', 'p'],
+        "php" => &['r'],
+        "pwsh" => &['c', 'f', 'C', 'F'],
+        _ => &['e', 'E'],
+    };
+    args.iter().map(|a| unquote(a)).all(|a| {
+        let code =
+            a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a[1..].contains(letters);
+        let long_code = ["--eval", "--print", "--command", "--module"]
+            .iter()
+            .any(|o| a == *o || a.starts_with(&format!("{o}=")));
+        a.starts_with('-') && !code && !long_code && !a.starts_with('<')
+    }) && !args.iter().any(|a| a.starts_with('<'))
+}
 
 /// Whether `program` run with `args` runs a script that is not written
 /// there: one that comes in place of `placeholder` (`xargs -I{}`, `find

@@ -164,7 +164,7 @@ pub(super) fn unquote(word: &str) -> String {
 }
 
 /// The statements of shell text, each its words as written (quotes and
-/// substitutions kept whole): split at newlines, `;`, `&`, `|`, and a
+/// substitutions kept whole; a here-document's `<<EOF` as `<<`): split at newlines, `;`, `&`, `|`, and a
 /// subshell's or a function's parentheses, outside quotes and
 /// substitutions; comments left out.
 pub(super) fn statements(text: &str) -> Vec<Vec<String>> {
@@ -213,6 +213,10 @@ pub(super) fn statements(text: &str) -> Vec<Vec<String>> {
                 if !delimiter.is_empty() {
                     heredocs.push(delimiter);
                 }
+                // The redirection stays a word (`<<`): a program's input is
+                // then the text below, not the command's (recheck 26).
+                end_word(&mut word, &mut words);
+                words.push("<<".to_string());
             }
             // `NAME=(a b c)`: an array's words, one assignment.
             (None, '(') if word.ends_with('=') => {

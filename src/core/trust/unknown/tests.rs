@@ -215,3 +215,43 @@ fn a_script_run_from_a_pattern_is_refused_extension_or_not() {
         assert!(!refused(text), "{text}: {:?}", shell(text));
     }
 }
+
+/// Recheck 26: a shell or interpreter given no script on the command's
+/// line reads its program from its input: the file summarized, or what a
+/// pipe hands it.
+#[test]
+fn a_program_read_from_the_input_is_refused() {
+    for text in [
+        "sh",
+        "python3",
+        "cat notes.txt | python3",
+        "perl -w",
+        "sh -e",
+        "bash -s",
+        "node",
+        "python3 -",
+        "python3 -u",
+        "sed 's/^#//' | bash -x",
+    ] {
+        assert!(program_read_from_input(text).is_some(), "{text}");
+    }
+    for text in [
+        "sh -c 'echo hi'",
+        "python3 -c 'print(1)'",
+        "python3 -m json.tool",
+        "perl -ne 'print'",
+        "node -e 'x'",
+        "python3 tools/s.py",
+        "sh < tools/w.sh",
+        "python3 <<EOF\nprint(1)\nEOF",
+        "bash -ec 'echo'",
+        "ruby -e 'p 1'",
+        "php -r 'echo 1;'",
+        "make -s summary",
+        "python3.11 -I tools/s.py",
+    ] {
+        assert!(program_read_from_input(text).is_none(), "{text}");
+    }
+    // In a script, a program's input is the script's.
+    assert!(!refused("cat notes.txt | python3"));
+}
