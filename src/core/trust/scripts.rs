@@ -650,9 +650,39 @@ fn load_path(command: &CommandLine) -> Vec<String> {
     out
 }
 
+/// The largest script outside the project a link of it leads to whose
+/// text is covered.
+const MAX_OUTSIDE_SCRIPT: u64 = 256 * 1024;
+
+/// The hash of the file at `path` when it is a script (a small file that
+/// is no compiled program): a link of the project's leading to it runs
+/// what it says, so an edit there withdraws the consent (recheck 26). A
+/// program (the system's Python, updated by the system) is named only.
+fn script_hash(path: &Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
+    if meta.len() > MAX_OUTSIDE_SCRIPT {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_OUTSIDE_SCRIPT + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    if bytes.starts_with(b"\x7fELF") || bytes.len() as u64 > MAX_OUTSIDE_SCRIPT {
+        return None;
+    }
+    Some(
+        Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
 /// `path`, when it is a link inside the root that leads out of it: a
-/// place saying where it leads (one that leads inside is covered as the
-/// file it leads to).
+/// place saying where it leads, with the text's hash when it is a script
+/// (one that leads inside is covered as the file it leads to).
 fn link_place(real_root: &Path, path: &Path) -> Option<String> {
     if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return None;
@@ -662,7 +692,10 @@ fn link_place(real_root: &Path, path: &Path) -> Option<String> {
     let rel = rel.strip_prefix(real_root).ok()?;
     let target = match fs::canonicalize(path) {
         Ok(t) if t.starts_with(real_root) => return None,
-        Ok(t) => t.display().to_string(),
+        Ok(t) => match script_hash(&t) {
+            Some(hash) => format!("{}, sha256 {hash}", t.display()),
+            None => t.display().to_string(),
+        },
         Err(_) => "nothing".to_string(),
     };
     Some(format!(
@@ -1223,6 +1256,12 @@ mod tests {
         let cmd = value("\"sh tools/x.sh\"");
         let before = covered(&root, &cmd);
         fs::write(root.join("tools/conf.d/b"), "#!/bin/sh\n").unwrap();
+        assert_ne!(covered(&root, &cmd), before);
+        // The script outside a link leads to, edited (recheck 26).
+        std::os::unix::fs::symlink(outside.path().join("a"), root.join("tools/o.sh")).unwrap();
+        let cmd = value("\"sh tools/o.sh\"");
+        let before = covered(&root, &cmd);
+        fs::write(outside.path().join("a"), "#!/bin/sh\ntouch x\n").unwrap();
         assert_ne!(covered(&root, &cmd), before);
     }
 
