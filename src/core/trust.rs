@@ -355,6 +355,14 @@ impl Pending {
                      other; consent is needed again if one appears)"
                 ));
             }
+            // What make's rules remake from, and the links leading out
+            // (recheck 26: they were covered but not shown).
+            if place.starts_with("make: ") || place.contains(": a link to ") {
+                lines.push(format!(
+                    "  and {place} ({} needs consent again when it changes)",
+                    g.key
+                ));
+            }
         }
         for (g, pattern) in &self.patterns {
             if pattern == scripts::TOO_MANY_TASKS {

@@ -200,6 +200,7 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];
     let mut make_bytes = MAX_MAKE_BYTES;
+    let mut lines = 0usize;
     while let Some((line, dir, depth)) = pending.pop() {
         let words = plain_words(&line);
         let mut found = Vec::new();
@@ -220,11 +221,13 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
             if out.contains(&task) {
                 continue;
             }
-            // A line past the depth that still runs tasks of its own.
-            if depth > MAX_TASK_DEPTH || out.len() >= MAX_TASK_LINES {
+            // A line past the depth that still runs tasks of its own. The
+            // files read or remade from (no line) have bounds of their own.
+            if depth > MAX_TASK_DEPTH || (task.named && lines >= MAX_TASK_LINES) {
                 cut();
                 return out;
             }
+            lines += usize::from(task.named);
             if task.named && task.line.len() <= MAX_TASK_LINE_BYTES {
                 pending.push((
                     CommandLine::Shell(task.line.clone()),

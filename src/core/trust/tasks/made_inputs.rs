@@ -17,15 +17,17 @@ use super::Rules;
 /// The most words of the recipe lines looked up as files a rule makes.
 const MAX_WORDS: usize = 512;
 
-/// The most sources named for one make run.
-const MAX_SOURCES: usize = 256;
+/// The most sources covered for one make run; past them the reading is
+/// cut (a source left out would run unreviewed).
+const MAX_SOURCES: usize = super::MAX_GOALS;
 
-/// The most names the built-in rules are looked up by for one make run.
-const MAX_LOOKUPS: usize = 20_000;
+/// The most sources looked for for one make run; past them the reading
+/// is cut.
+const MAX_LOOKUPS: usize = 50_000;
 
-/// How many built-in rules are chained (`tools/sum` from `tools/sum.o`
-/// from `tools/sum.c` from `tools/sum.y`).
-const MAX_CHAIN: usize = 3;
+/// How many built-in rules are chained (`tools/sum` from `tools/sum.c`
+/// from `tools/sum.y`).
+const MAX_CHAIN: usize = 2;
 
 /// GNU make's built-in pattern rules (`make -p -f /dev/null`), as the
 /// suffix of the target and the suffixes of the sources it is made from
@@ -155,8 +157,12 @@ impl Rules {
     ) -> Remade {
         let mut sources: Vec<String> = Vec::new();
         let add = |rel: String, sources: &mut Vec<String>| {
-            if sources.len() < MAX_SOURCES && !sources.contains(&rel) {
-                sources.push(rel);
+            if sources.contains(&rel) {
+                return;
+            }
+            match sources.len() < MAX_SOURCES {
+                true => sources.push(rel),
+                false => super::cut(),
             }
         };
         let words = lines
@@ -197,9 +203,7 @@ impl Rules {
                     if there {
                         add(rel.clone(), &mut sources);
                     }
-                    if looked_for.len() < MAX_LOOKUPS {
-                        looked_for.push((rel, there));
-                    }
+                    looked_for.push((rel, there));
                 }
             }
         }
@@ -215,6 +219,7 @@ impl Rules {
         }
         for goal in named.iter().filter(|g| !self.made_by_a_recipe(g)) {
             if looked_for.len() >= MAX_LOOKUPS {
+                super::cut();
                 break;
             }
             for candidate in built_in_sources(goal) {
@@ -267,11 +272,10 @@ fn built_in_sources(goal: &str) -> Vec<String> {
             if name.is_empty() || name.starts_with('.') && !name[1..].contains('.') {
                 continue;
             }
-            for form in VERSION_CONTROL {
-                let source = format!("{folder}{}", form.replace("{}", name));
-                if !out.contains(&source) {
-                    out.push(source);
-                }
+            // A checkout from version control: the goal's own (its
+            // sources' are a rarity the lookups would multiply).
+            for form in VERSION_CONTROL.iter().filter(|_| level == 0) {
+                out.push(format!("{folder}{}", form.replace("{}", name)));
             }
             // A match-anything rule (`%: %.c`) makes no file a specific
             // rule's target names (`x.o`), nor one made on the way.
