@@ -264,7 +264,7 @@ fn look_up_words(
                 // to the system's Python): where it leads is a place, so
                 // pointing it at another program outside withdraws the
                 // consent (recheck 25).
-                if let Some(place) = link_place(real_root, &base.join(&candidate))
+                if let Some(place) = link_place(root, real_root, &base.join(&candidate))
                     && !links.contains(&place)
                 {
                     links.push(place);
@@ -650,15 +650,23 @@ fn load_path(command: &CommandLine) -> Vec<String> {
     out
 }
 
-/// The largest script outside the project a link of it leads to whose
-/// text is covered.
-const MAX_OUTSIDE_SCRIPT: u64 = 256 * 1024;
+/// The largest file outside the project a link of it leads to whose
+/// content is covered: a script any size up to this, a program only
+/// outside the system's folders.
+const MAX_OUTSIDE_SCRIPT: u64 = 8 * 1024 * 1024;
 
-/// The hash of the file at `path` when it is a script (a small file that
-/// is no compiled program): a link of the project's leading to it runs
-/// what it says, so an edit there withdraws the consent (recheck 26). A
-/// program (the system's Python, updated by the system) is named only.
-fn script_hash(path: &Path) -> Option<String> {
+/// Where the system keeps its programs (updated by the system, not the
+/// project): a link there is named, not hashed.
+const SYSTEM_FOLDERS: &[&str] = &[
+    "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/opt/", "/nix/", "/snap/", "/etc/",
+];
+
+/// The hash of the file at `path` outside the project that a link of the
+/// project leads to: a link running it runs what it holds, so an edit
+/// there withdraws the consent (recheck 26: a script, then any program
+/// in a folder a user writes). A program in the system's folders (the
+/// system's Python, updated by the system) is named only.
+fn outside_hash(path: &Path) -> Option<String> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
     let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
@@ -669,7 +677,10 @@ fn script_hash(path: &Path) -> Option<String> {
     file.take(MAX_OUTSIDE_SCRIPT + 1)
         .read_to_end(&mut bytes)
         .ok()?;
-    if bytes.starts_with(b"\x7fELF") || bytes.len() as u64 > MAX_OUTSIDE_SCRIPT {
+    let system = SYSTEM_FOLDERS
+        .iter()
+        .any(|f| path.to_string_lossy().starts_with(f));
+    if system && bytes.starts_with(b"\x7fELF") {
         return None;
     }
     Some(
@@ -680,19 +691,42 @@ fn script_hash(path: &Path) -> Option<String> {
     )
 }
 
-/// `path`, when it is a link inside the root that leads out of it: a
-/// place saying where it leads, with the text's hash when it is a script
-/// (one that leads inside is covered as the file it leads to).
-fn link_place(real_root: &Path, path: &Path) -> Option<String> {
-    if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return None;
-    }
-    let dir = fs::canonicalize(path.parent()?).ok()?;
-    let rel = dir.join(path.file_name()?);
-    let rel = rel.strip_prefix(real_root).ok()?;
+/// `path`, when it is a link inside the root that leads out of it, or a
+/// file under one (`root`: the root as the command names it): a place
+/// saying where it leads, with the file's hash ([`outside_hash`]; one
+/// that leads inside is covered as the file it leads to).
+fn link_place(root: &Path, real_root: &Path, path: &Path) -> Option<String> {
+    let linked = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let rel = match linked {
+        true => {
+            let dir = fs::canonicalize(path.parent()?).ok()?;
+            dir.join(path.file_name()?)
+                .strip_prefix(real_root)
+                .ok()?
+                .to_path_buf()
+        }
+        // A file under a folder link leading out (`tools` to `/tmp/x`:
+        // recheck 26), named by its path in the project.
+        false => {
+            let lexical = crate::core::paths::lexical(path);
+            let rel = lexical
+                .strip_prefix(root)
+                .or_else(|_| lexical.strip_prefix(real_root))
+                .ok()?
+                .to_path_buf();
+            if !path.exists()
+                || fs::canonicalize(path.parent()?)
+                    .ok()?
+                    .starts_with(real_root)
+            {
+                return None;
+            }
+            rel
+        }
+    };
     let target = match fs::canonicalize(path) {
         Ok(t) if t.starts_with(real_root) => return None,
-        Ok(t) => match script_hash(&t) {
+        Ok(t) => match outside_hash(&t) {
             Some(hash) => format!("{}, sha256 {hash}", t.display()),
             None => t.display().to_string(),
         },
@@ -700,7 +734,7 @@ fn link_place(real_root: &Path, path: &Path) -> Option<String> {
     };
     Some(format!(
         "{}: a link to {target}",
-        crate::core::walk::rel_string(rel)
+        crate::core::walk::rel_string(&rel)
     ))
 }
 
@@ -1257,6 +1291,16 @@ mod tests {
         let before = covered(&root, &cmd);
         fs::write(root.join("tools/conf.d/b"), "#!/bin/sh\n").unwrap();
         assert_ne!(covered(&root, &cmd), before);
+        // A program outside the system's folders, and a script under a
+        // folder link leading out, edited (recheck 26).
+        fs::write(outside.path().join("prog"), b"\x7fELF\x02\x01").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("prog"), root.join("bin/prog")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("ext")).unwrap();
+        for (command, edited) in [("\"bin/prog x\"", "prog"), ("\"sh ext/b\"", "b")] {
+            let before = covered(&root, &value(command));
+            fs::write(outside.path().join(edited), "#!/bin/sh\ntouch y\n").unwrap();
+            assert_ne!(covered(&root, &value(command)), before, "{command}");
+        }
         // The script outside a link leads to, edited (recheck 26).
         std::os::unix::fs::symlink(outside.path().join("a"), root.join("tools/o.sh")).unwrap();
         let cmd = value("\"sh tools/o.sh\"");

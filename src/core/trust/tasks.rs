@@ -472,7 +472,8 @@ fn make_recipes(
             goals.extend(rules.first.clone());
         }
         rules.expand_again();
-        let goals = rules.goals_with_remakes(goals, &read);
+        let tried = rules.tried.clone();
+        let goals = rules.goals_with_remakes(goals, &tried);
         let mut recipes = rules.recipes_of(goals.clone());
         // What `$(shell …)` runs, as make reads the makefiles.
         let shells = std::mem::take(&mut rules.shells);
@@ -669,6 +670,51 @@ fn read_makefiles(
     *budget = rules.budget;
     let read = std::mem::take(&mut rules.files);
     (rules, read)
+}
+
+/// The special targets make reads as settings, not as files or suffixes.
+const SPECIAL_TARGETS: &[&str] = &[
+    ".PHONY",
+    ".SUFFIXES",
+    ".DEFAULT",
+    ".PRECIOUS",
+    ".INTERMEDIATE",
+    ".NOTINTERMEDIATE",
+    ".SECONDARY",
+    ".SECONDEXPANSION",
+    ".DELETE_ON_ERROR",
+    ".IGNORE",
+    ".LOW_RESOLUTION_TIME",
+    ".SILENT",
+    ".EXPORT_ALL_VARIABLES",
+    ".NOTPARALLEL",
+    ".ONESHELL",
+    ".POSIX",
+    ".WAIT",
+    ".EXTRA_PREREQS",
+    ".DEFAULT_GOAL",
+    ".FEATURES",
+    ".INCLUDE_DIRS",
+    ".VARIABLES",
+];
+
+/// The pattern rule (target, source) an old-style suffix rule `target`
+/// is (recheck 26): `.in` makes `%` from `%.in`, `.tpl.run` makes
+/// `%.run` from `%.tpl` (GNU make reads both so for the known suffixes;
+/// any are taken here, as a new suffix could be added).
+fn suffix_rule(target: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = target.split('.').collect();
+    let plain = |p: &str| !p.is_empty() && !p.contains(['/', '%', '$']);
+    if !target.starts_with('.') || SPECIAL_TARGETS.contains(&target) {
+        return None;
+    }
+    match parts.as_slice() {
+        ["", from] if plain(from) => Some(("%".to_string(), format!("%.{from}"))),
+        ["", from, to] if plain(from) && plain(to) => {
+            Some((format!("%.{to}"), format!("%.{from}")))
+        }
+        _ => None,
+    }
 }
 
 /// One rule of a makefile.
@@ -1026,6 +1072,15 @@ impl Rules {
         if targets.iter().any(|t| t == ".SECONDEXPANSION") {
             self.second_expansion = true;
         }
+        if prerequisites
+            .split_whitespace()
+            .any(|p| p.starts_with("-l"))
+        {
+            refuse(format!(
+                "has a prerequisite make finds by searching for a library (`-lNAME`: {file}), \
+                 which is not followed"
+            ));
+        }
         if self.first.is_none()
             && let Some(t) = targets
                 .iter()
@@ -1033,12 +1088,19 @@ impl Rules {
         {
             self.first = Some(t.clone());
         }
-        let prerequisites = self
+        let mut prerequisites: Vec<String> = self
             .expand(prerequisites)
             .split_whitespace()
             .filter(|p| *p != "|")
             .map(str::to_string)
             .collect();
+        let mut targets = targets;
+        if let [target] = targets.as_slice()
+            && let Some((pattern, source)) = suffix_rule(target)
+        {
+            targets = vec![pattern];
+            prerequisites.insert(0, source);
+        }
         self.rules.push(Rule {
             file: file.to_string(),
             targets,
@@ -1057,6 +1119,15 @@ impl Rules {
     /// before is kept beside the new one, so a recipe naming the variable
     /// names every file either branch would run.
     fn set(&mut self, name: &str, value: &str, append: bool, conditional: bool) {
+        // A sub-make reads the makefiles `MAKEFILES` names before its own
+        // (recheck 26): not read here.
+        if name == "MAKEFILES" && !value.trim().is_empty() {
+            refuse(
+                "sets `MAKEFILES`, the makefiles every sub-make reads first, which are not \
+                 read for review"
+                    .to_string(),
+            );
+        }
         // Each value a branch gives, for the lines that put the variable
         // inside a word (`sh tools/$(S).sh`): the joined value is no name.
         match (conditional, append) {
@@ -1286,7 +1357,15 @@ impl Rules {
                             .push((goal.clone(), prerequisites.clone()));
                     }
                 }
-                goals.extend(prerequisites);
+                // A match-anything rule (`%: %.in`) matches its own
+                // prerequisite too: only one there is followed (the sources
+                // it looks for are covered as such, `made_inputs`).
+                let anything = rule.targets.iter().any(|t| t == "%");
+                goals.extend(prerequisites.into_iter().filter(|p| {
+                    !anything
+                        || crate::core::module_maps::join_rel(&self.dir, p)
+                            .is_some_and(|rel| self.root.join(rel).is_file())
+                }));
             }
         }
         recipes

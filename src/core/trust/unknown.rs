@@ -82,6 +82,12 @@ pub fn shell(text: &str) -> Vec<String> {
 /// it). Read on the command's line only: in a script, a program's input is
 /// the script's own, and an argv rebuilt from code is no line.
 pub fn program_read_from_input(text: &str) -> Option<String> {
+    program_read_from_input_at(text, 0)
+}
+
+/// [`program_read_from_input`] inside `depth` shells' `-c` lines (`sh -c
+/// "exec python3"`).
+fn program_read_from_input_at(text: &str, depth: usize) -> Option<String> {
     let mut vars = HashMap::new();
     for words in statements(text).into_iter().take(MAX_STATEMENTS) {
         let (at, _) = before_command(&words, &mut vars, &mut Vec::new());
@@ -90,7 +96,27 @@ pub fn program_read_from_input(text: &str) -> Option<String> {
         };
         let plain = unquote(command);
         let name = plain.rsplit('/').next().unwrap_or(&plain);
-        if program_from_input(name, &words[at + 1..]) {
+        let args = &words[at + 1..];
+        // `sh -c "exec python3"`: the line's own; `xargs sh -c`: the input
+        // is the line.
+        let mut line_of = args.iter().skip_while(|a| !is_c_option(a)).skip(1);
+        let shell = SHELLS.contains(&name);
+        let line = line_of.next();
+        let by_xargs = name == "xargs"
+            && args.last().is_some_and(|a| is_c_option(a))
+            && args
+                .iter()
+                .any(|a| SHELLS.contains(&unquote(a).rsplit('/').next().unwrap_or("")));
+        let inner = match (shell, line) {
+            (true, Some(line)) if depth < MAX_DEPTH => {
+                program_read_from_input_at(&unquote(line), depth + 1)
+            }
+            _ => None,
+        };
+        if inner.is_some() {
+            return inner;
+        }
+        if program_from_input(name, args) || by_xargs {
             return Some(format!(
                 "{MARK}runs `{name}` with no script: its program is what it reads on its input \
                  (the file summarized, or what a pipe hands it)"
@@ -98,6 +124,12 @@ pub fn program_read_from_input(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether shell word `word` is a `-c` option (`-c`, `-ec`).
+fn is_c_option(word: &str) -> bool {
+    let word = unquote(word);
+    word.len() > 1 && word.starts_with('-') && !word.starts_with("--") && word.contains('c')
 }
 
 /// [`shell`] of a script the command runs (a parent may set what it

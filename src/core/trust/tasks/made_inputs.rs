@@ -56,6 +56,8 @@ const BUILT_IN: &[(&str, &[&str])] = &[
     (".tex", &[".w", ".web"]),
     (".sym", &[".def"]),
     (".ln", &[".c", ".l", ".y"]),
+    // `%.out: %`: the stem itself.
+    (".out", &[""]),
 ];
 
 /// The version-control checkouts make's built-in rules make any file
@@ -101,6 +103,16 @@ impl Rules {
     /// A `load` line's shared objects (`tools/ext.so`, `ext.so(init)`):
     /// one whose name is known only as make runs cuts the reading.
     pub(super) fn load(&mut self, names: &str) {
+        // A pattern (`$(wildcard tools/*.so)`) matches an object added
+        // later (recheck 26).
+        if names.contains("wildcard") || names.contains(['*', '?', '[']) {
+            super::refuse(format!(
+                "loads into make the shared objects a pattern matches (`load {}`), which an \
+                 object added later would match",
+                names.trim()
+            ));
+            return;
+        }
         let names = self.expand(names);
         for name in names.split_whitespace() {
             let name = name.split_once('(').map_or(name, |(file, _)| file);
@@ -251,8 +263,17 @@ impl Rules {
     }
 
     /// Whether a rule with a recipe makes `name` (an output make writes).
+    /// A match-anything rule (`%: %.in`) makes every name: it counts
+    /// only with its source there.
     fn made_by_a_recipe(&self, name: &str) -> bool {
-        self.making(name).iter().any(|(r, _)| !r.recipe.is_empty())
+        self.making(name).iter().any(|(r, prerequisites)| {
+            !r.recipe.is_empty()
+                && (!r.targets.iter().any(|t| t == "%")
+                    || prerequisites.iter().all(|p| {
+                        crate::core::module_maps::join_rel(&self.dir, p)
+                            .is_some_and(|rel| self.root.join(rel).is_file())
+                    }))
+        })
     }
 }
 
@@ -386,7 +407,7 @@ mod tests {
     fn what_make_remakes_first_is_covered() {
         type Change = fn(&Path);
         type Files = &'static [(&'static str, &'static str)];
-        let cases: [(&str, Files, Change); 9] = [
+        let cases: &[(&str, Files, Change)] = &[
             (
                 "summary: tools/sum\n\t@sh tools/sum\n",
                 &[("tools/sum", "echo hi\n")],
@@ -435,9 +456,31 @@ mod tests {
                 &[("tools/ext.c", "int x;\n")],
                 |root| std::fs::write(root.join("tools/ext.c"), "int y;\n").unwrap(),
             ),
+            // Recheck 26 again: old-style suffix rules, `%.out: %`, a
+            // missing `-include` a rule would make.
+            (
+                ".SUFFIXES: .in\n.in:\n\t@cp $< $@\nsummary: tools/sum\n\t@sh tools/sum\n",
+                &[("tools/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.in"), "touch x\n").unwrap(),
+            ),
+            (
+                ".SUFFIXES: .tpl .run\n.tpl.run:\n\t@cp $< $@\nsummary: tools/s.run\n\t@sh tools/s.run\n",
+                &[("tools/s.tpl", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/s.tpl"), "touch x\n").unwrap(),
+            ),
+            (
+                "summary: tools/sum.out\n\t@sh tools/sum.out\n",
+                &[("tools/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum"), "touch x\n").unwrap(),
+            ),
+            (
+                "-include gen.mk\ngen.mk: gen.mk.in\n\tcp $< $@\nsummary:\n\t@echo\n",
+                &[],
+                |root| std::fs::write(root.join("gen.mk.in"), "summary:\n\t@touch x\n").unwrap(),
+            ),
         ];
         let command = toml::Value::String("make -s summary".into());
-        for (makefile, files, change) in cases {
+        for &(makefile, files, change) in cases {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
             std::fs::create_dir_all(root.join("tools")).unwrap();
@@ -486,5 +529,23 @@ mod tests {
         let after = crate::core::trust::scripts::covered(root, &command);
         assert_eq!(after.places, before.places);
         assert!(before.places.iter().any(|p| p.starts_with("make: ")));
+    }
+
+    /// What make would read or load that is not followed is refused: a
+    /// `MAKEFILES` a sub-make reads first, a `-lNAME` prerequisite, a
+    /// `load` of a pattern (recheck 26).
+    #[test]
+    fn what_make_finds_by_searching_is_refused() {
+        let command = toml::Value::String("make -s summary".into());
+        for makefile in [
+            "export MAKEFILES := extra.mk\nsummary:\n\t@$(MAKE) -s real\nreal:\n\t@echo\n",
+            "summary: -lsum\n\t@sh $<\n",
+            "load $(wildcard tools/*.so)\nsummary:\n\t@echo\n",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("Makefile"), makefile).unwrap();
+            let covered = crate::core::trust::scripts::covered(dir.path(), &command);
+            assert!(!covered.patterns.is_empty(), "{makefile}");
+        }
     }
 }

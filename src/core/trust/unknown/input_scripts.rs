@@ -21,6 +21,22 @@ const READ_INPUT: &[&str] = &[
 /// file or a heredoc. `-` and `-s` read the input too.
 pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let args: Vec<String> = args.iter().map(|a| unquote(a)).collect();
+    // The input by a name (`sh /dev/stdin`, `awk -f -`: recheck 26).
+    let names_input = |a: &String| INPUT_NAMES.contains(&a.as_str());
+    if ["awk", "gawk", "mawk", "nawk"].contains(&base) {
+        return args
+            .windows(2)
+            .any(|w| ["-f", "--file"].contains(&w[0].as_str()) && names_input(&w[1]));
+    }
+    if (SHELLS.contains(&name) || READ_INPUT.contains(&base))
+        && args
+            .iter()
+            .find(|a| !a.starts_with('-') || *a == "-")
+            .is_some_and(names_input)
+    {
+        return true;
+    }
     if !SHELLS.contains(&name) && !READ_INPUT.contains(&base) {
         return false;
     }
@@ -33,7 +49,7 @@ pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
         "pwsh" => &['c', 'f', 'C', 'F'],
         _ => &['e', 'E'],
     };
-    args.iter().map(|a| unquote(a)).all(|a| {
+    args.iter().all(|a| {
         let code =
             a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a[1..].contains(letters);
         let long_code = ["--eval", "--print", "--command", "--module"]
@@ -42,6 +58,9 @@ pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
         a.starts_with('-') && !code && !long_code && !a.starts_with('<')
     }) && !args.iter().any(|a| a.starts_with('<'))
 }
+
+/// The names of a program's own input.
+const INPUT_NAMES: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
 
 /// Whether `program` run with `args` runs a script that is not written
 /// there: one that comes in place of `placeholder` (`xargs -I{}`, `find

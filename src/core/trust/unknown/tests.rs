@@ -232,6 +232,15 @@ fn a_program_read_from_the_input_is_refused() {
         "python3 -",
         "python3 -u",
         "sed 's/^#//' | bash -x",
+        // Its input by a name, or inside a shell's line (recheck 26).
+        "sh /dev/stdin",
+        "bash /proc/self/fd/0",
+        "python3 /dev/stdin",
+        "awk -f -",
+        "gawk -f /dev/stdin",
+        "sh -c sh",
+        "sh -c \"exec python3\"",
+        "xargs -0 sh -c",
     ] {
         assert!(program_read_from_input(text).is_some(), "{text}");
     }
@@ -249,6 +258,9 @@ fn a_program_read_from_the_input_is_refused() {
         "php -r 'echo 1;'",
         "make -s summary",
         "python3.11 -I tools/s.py",
+        "sh -c 'sh tools/s.sh'",
+        "awk -f tools/p.awk -",
+        "xargs -0 sh -c 'echo \"$1\"' _",
     ] {
         assert!(program_read_from_input(text).is_none(), "{text}");
     }
