@@ -490,6 +490,16 @@ fn make_recipes(
         if let Some(place) = remade.place {
             note_place(place);
         }
+        if remade.compiles
+            && let Some(file) = read.first()
+        {
+            out.push(TaskLine {
+                config: file.clone(),
+                dir: dir.clone(),
+                line: rules.expand(made_inputs::BUILT_IN_COMPILE),
+                named: true,
+            });
+        }
         for source in remade.sources {
             out.push(TaskLine {
                 config: source,

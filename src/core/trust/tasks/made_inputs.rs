@@ -70,7 +70,21 @@ const VERSION_CONTROL: &[&str] = &["{},v", "RCS/{},v", "RCS/{}", "SCCS/s.{}", "s
 pub(super) struct Remade {
     pub sources: Vec<String>,
     pub place: Option<String>,
+    /// Whether a built-in rule compiles a source that is there: its recipe
+    /// (`$(CC) $(CFLAGS) …`) runs then, with what the variables name.
+    pub compiles: bool,
 }
+
+/// The suffixes of the sources make's built-in rules compile.
+const COMPILED: &[&str] = &[
+    ".c", ".cc", ".cpp", ".C", ".s", ".S", ".f", ".F", ".r", ".m", ".p", ".mod", ".o",
+];
+
+/// What make's built-in compiling rules run, as a recipe line: the
+/// programs and the options they are given (`-include tools/pre.h`,
+/// `@tools/cflags` name files the review then covers).
+pub(super) const BUILT_IN_COMPILE: &str = "$(CC) $(CFLAGS) $(CXX) $(CXXFLAGS) $(CPPFLAGS) \
+     $(LDFLAGS) $(TARGET_ARCH) $(LDLIBS) $(AS) $(ASFLAGS) $(FC) $(FFLAGS) $(LD)";
 
 impl Rules {
     /// `goals` and what make remakes before them: every makefile it read
@@ -188,6 +202,7 @@ impl Rules {
             .take(MAX_WORDS)
             .map(str::to_string);
         let mut looked_for: Vec<(String, bool)> = Vec::new();
+        let mut compiles = false;
         let mut named: Vec<String> = Vec::new();
         for word in goals.iter().cloned().chain(words) {
             if !named.contains(&word) {
@@ -213,6 +228,7 @@ impl Rules {
                     };
                     let there = real_root.join(&rel).is_file();
                     if there {
+                        compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
                         add(rel.clone(), &mut sources);
                     }
                     looked_for.push((rel, there));
@@ -235,20 +251,128 @@ impl Rules {
                 break;
             }
             for candidate in built_in_sources(goal) {
-                let Some(rel) = crate::core::module_maps::join_rel(dir, &candidate) else {
-                    continue;
-                };
-                let there = real_root.join(&rel).is_file();
-                if there {
-                    add(rel.clone(), &mut sources);
+                // Where make looks for it: there, and in the `vpath`/`VPATH`
+                // folders (recheck 26: `vpath %.sh src` found a new
+                // `src/sum.sh` for `sum`).
+                for at in std::iter::once(candidate.clone()).chain(self.vpath_names(&candidate)) {
+                    let Some(rel) = crate::core::module_maps::join_rel(dir, &at) else {
+                        continue;
+                    };
+                    let there = real_root.join(&rel).is_file();
+                    if there {
+                        compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
+                        add(rel.clone(), &mut sources);
+                    }
+                    looked_for.push((rel, there));
                 }
-                looked_for.push((rel, there));
             }
         }
+        self.add_headers(real_root, &mut sources, &mut looked_for);
         Remade {
             sources,
             place: built_in_place(looked_for),
+            compiles,
         }
+    }
+
+    /// The project headers the C-family `sources` include (`#include
+    /// "sum.h"`: recheck 26), and theirs: looked for beside the file and
+    /// in the `-I` folders the compiler options name; one there is covered,
+    /// one not there beside the file is looked for (added, it is the one
+    /// included).
+    fn add_headers(
+        &self,
+        real_root: &Path,
+        sources: &mut Vec<String>,
+        looked_for: &mut Vec<(String, bool)>,
+    ) {
+        let folders = self.include_folders();
+        let mut at = 0;
+        while at < sources.len() && at < MAX_SOURCES {
+            let source = sources[at].clone();
+            at += 1;
+            let c_family = source
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| C_FAMILY.contains(&ext));
+            if !c_family {
+                continue;
+            }
+            let Some(text) = small_source(&real_root.join(&source)) else {
+                continue;
+            };
+            let here = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+            for name in quoted_includes(&text) {
+                let beside = crate::core::module_maps::join_rel(here, &name);
+                let found = beside
+                    .iter()
+                    .cloned()
+                    .chain(
+                        folders
+                            .iter()
+                            .filter_map(|f| crate::core::module_maps::join_rel(f, &name)),
+                    )
+                    .find(|rel| real_root.join(rel).is_file());
+                match found {
+                    Some(rel) if !sources.contains(&rel) => {
+                        if sources.len() >= MAX_SOURCES {
+                            super::cut();
+                            return;
+                        }
+                        sources.push(rel);
+                    }
+                    Some(_) => {}
+                    None => looked_for.extend(beside.map(|rel| (rel, false))),
+                }
+            }
+        }
+    }
+
+    /// The `-I` folders the compiler options of the makefiles name
+    /// (relative to where make runs, joined to the root-relative folder).
+    fn include_folders(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for name in ["CFLAGS", "CPPFLAGS", "CXXFLAGS"] {
+            let Some(value) = self.variables.get(name) else {
+                continue;
+            };
+            let mut words = value.split_whitespace();
+            while let Some(word) = words.next() {
+                let folder = match word {
+                    "-I" | "-iquote" => words.next(),
+                    w => w.strip_prefix("-I").or_else(|| w.strip_prefix("-iquote")),
+                };
+                if let Some(folder) = folder.filter(|f| !f.is_empty() && !f.contains('$'))
+                    && let Some(rel) = crate::core::module_maps::join_rel(&self.dir, folder)
+                    && out.len() < 64
+                {
+                    out.push(rel);
+                }
+            }
+        }
+        out
+    }
+
+    /// `name` in each folder `vpath` (for a pattern it matches) and
+    /// `VPATH` name, at most 16.
+    fn vpath_names(&self, name: &str) -> Vec<String> {
+        if name.starts_with('/') {
+            return Vec::new();
+        }
+        let mut folders: Vec<&str> = Vec::new();
+        for (pattern, dirs) in &self.vpaths {
+            if super::stem(pattern, name).is_some() || pattern == name || pattern == "%" {
+                folders.extend(dirs.iter().map(String::as_str));
+            }
+        }
+        if let Some(all) = self.variables.get("VPATH") {
+            folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
+        }
+        folders
+            .into_iter()
+            .filter(|f| !f.contains('$'))
+            .take(16)
+            .map(|folder| format!("{}/{name}", folder.trim_end_matches('/')))
+            .collect()
     }
 
     /// Whether make writes `name` (run in `dir`): a rule with a recipe
@@ -322,6 +446,54 @@ fn built_in_sources(goal: &str) -> Vec<String> {
             }
         }
         made = next;
+    }
+    out
+}
+
+/// The extensions of C-family sources and headers whose `#include "…"`
+/// are followed.
+const C_FAMILY: &[&str] = &[
+    "c", "cc", "cpp", "cxx", "C", "h", "hh", "hpp", "hxx", "S", "m",
+];
+
+/// The largest source whose includes are read.
+const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+
+/// The text of source `path` when it is a regular file of at most
+/// [`MAX_SOURCE_BYTES`].
+fn small_source(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
+    if meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(MAX_SOURCE_BYTES).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// The names of the `#include "…"` lines of C text `text` (not `<…>`: a
+/// system header), each once, at most 256.
+fn quoted_includes(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let Some(name) = rest
+            .trim_start()
+            .strip_prefix('"')
+            .and_then(|r| r.split('"').next())
+        else {
+            continue;
+        };
+        if !name.is_empty() && !out.iter().any(|n| n == name) && out.len() < 256 {
+            out.push(name.to_string());
+        }
     }
     out
 }
@@ -478,12 +650,60 @@ mod tests {
                 &[],
                 |root| std::fs::write(root.join("gen.mk.in"), "summary:\n\t@touch x\n").unwrap(),
             ),
+            (
+                "vpath %.sh tools\nsummary: sum\n\t@sh sum\n",
+                &[("sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.sh"), "touch x\n").unwrap(),
+            ),
+            (
+                "VPATH = tools\nsummary: sum\n\t@sh sum\n",
+                &[("sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.c"), "int main;\n").unwrap(),
+            ),
+            (
+                "CFLAGS = -O2 -Wall -Iinclude\nCPPFLAGS = -include tools/pre.h\n\
+                 summary: tools/sum\n\t@./tools/sum\n",
+                &[
+                    ("tools/sum.c", "int main(void) { return 0; }\n"),
+                    ("tools/pre.h", "\n"),
+                ],
+                |root| std::fs::write(root.join("tools/pre.h"), "#define X 1\n").unwrap(),
+            ),
+            (
+                "CFLAGS = @tools/cflags\nsummary: tools/sum\n\t@./tools/sum\n",
+                &[
+                    ("tools/sum.c", "int main(void) { return 0; }\n"),
+                    ("tools/cflags", "-O2\n"),
+                ],
+                |root| std::fs::write(root.join("tools/cflags"), "-wrapper x\n").unwrap(),
+            ),
+            (
+                "summary: tools/sum\n\t@./tools/sum\n",
+                &[
+                    (
+                        "tools/sum.c",
+                        "#include \"sum.h\"\nint main(void) { return 0; }\n",
+                    ),
+                    ("tools/sum.h", "#include \"../tools/deep.h\"\n"),
+                    ("tools/deep.h", "\n"),
+                ],
+                |root| std::fs::write(root.join("tools/deep.h"), "#define X 1\n").unwrap(),
+            ),
+            (
+                "CPPFLAGS = -Iinc\nsummary: tools/sum\n\t@./tools/sum\n",
+                &[
+                    ("tools/sum.c", "#include \"cfg.h\"\n#include <stdio.h>\n"),
+                    ("inc/cfg.h", "\n"),
+                ],
+                |root| std::fs::write(root.join("tools/cfg.h"), "#define X 1\n").unwrap(),
+            ),
         ];
         let command = toml::Value::String("make -s summary".into());
         for &(makefile, files, change) in cases {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
             std::fs::create_dir_all(root.join("tools")).unwrap();
+            std::fs::create_dir_all(root.join("inc")).unwrap();
             std::fs::write(root.join("Makefile"), makefile).unwrap();
             for (name, text) in files {
                 std::fs::write(root.join(name), text).unwrap();
