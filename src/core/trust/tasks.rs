@@ -487,6 +487,7 @@ fn make_recipes(
         let lines = recipe_lines(&mut rules, recipes, real_root, &dir);
         let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
         let remade = rules.remade(real_root, &dir, &goals, &texts);
+        rules.refuse_compiler_programs(&texts);
         if let Some(place) = remade.place {
             note_place(place);
         }

@@ -352,6 +352,43 @@ impl Rules {
         out
     }
 
+    /// A refusal for each compiler option among the flags variables and
+    /// recipe `lines` that makes the compiler run a program or load code
+    /// from a path (`-Btools/`, `-wrapper`, `-fplugin=`, `-specs=`:
+    /// recheck 26): what is there is not reviewed.
+    pub(super) fn refuse_compiler_programs(&self, lines: &[&str]) {
+        let flags = [
+            "CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "CC", "CXX",
+        ]
+        .iter()
+        .filter_map(|name| self.variables.get(*name).map(String::as_str));
+        for text in flags.chain(lines.iter().copied()) {
+            for word in text.split_whitespace() {
+                let word = word.trim_matches(['"', '\'']);
+                // The linker's own `-Bstatic`, `-Bsymbolic`, … are none.
+                let linker = [
+                    "-Bstatic",
+                    "-Bdynamic",
+                    "-Bsymbolic",
+                    "-Bshareable",
+                    "-Bno-",
+                ]
+                .iter()
+                .any(|o| word.starts_with(o));
+                let runs = ["-B", "-wrapper", "-fplugin=", "-specs=", "--specs="]
+                    .iter()
+                    .any(|o| word.starts_with(o));
+                let runs = runs && !linker;
+                if runs {
+                    super::refuse(format!(
+                        "gives the compiler `{word}`, which makes it run programs or load code \
+                         from a path that is not reviewed"
+                    ));
+                }
+            }
+        }
+    }
+
     /// `name` in each folder `vpath` (for a pattern it matches) and
     /// `VPATH` name, at most 16.
     fn vpath_names(&self, name: &str) -> Vec<String> {
@@ -761,6 +798,8 @@ mod tests {
             "export MAKEFILES := extra.mk\nsummary:\n\t@$(MAKE) -s real\nreal:\n\t@echo\n",
             "summary: -lsum\n\t@sh $<\n",
             "load $(wildcard tools/*.so)\nsummary:\n\t@echo\n",
+            "CFLAGS = -Btools/\nsummary: tools/sum\n\t@./tools/sum\n",
+            "summary:\n\tgcc -wrapper tools/w.sh -o x x.c\n",
         ] {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join("Makefile"), makefile).unwrap();
