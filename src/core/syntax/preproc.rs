@@ -121,18 +121,27 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
     let mut head_open = false;
     // Whether the line before was a directive continued on this one.
     let mut in_directive = false;
+    // Whether a block comment is open where the line starts: a `# endif`
+    // or `# if x */` there is comment, and blanking it took the `*/` that
+    // closed it (fuzzing, session 26: the next `#define` sank into it).
+    let mut in_comment = false;
     for line in text.split_inclusive('\n') {
         let range = offset..offset + line.len();
         offset = range.end;
+        let commented = in_comment;
+        in_comment = comment_open_after(line, in_comment);
         // A directive (`# define DbMaskNonZero(M) (...)`) is no code: it
         // ends no declaration head.
-        let directive_line = in_directive || line.trim_start().starts_with('#');
-        in_directive = directive_line && line.trim_end_matches(['\n', '\r']).ends_with('\\');
-        let directive = (!continued).then(|| conditional(line)).flatten();
+        let directive_line = commented || in_directive || line.trim_start().starts_with('#');
+        in_directive =
+            !commented && directive_line && line.trim_end_matches(['\n', '\r']).ends_with('\\');
+        let directive = (!continued && !commented)
+            .then(|| conditional(line))
+            .flatten();
         // `#pragma` lines inside a declaration head go too (zstd.h's
         // `static` ... `#pragma clang diagnostic push` ... `ZSTD_customMem
         // const ZSTD_defaultCMem = ...`).
-        let pragma = !continued && head_open && is_pragma(line);
+        let pragma = !continued && !commented && head_open && is_pragma(line);
         let conditional = continued || directive.is_some() || pragma;
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         if let Some((word, zero)) = directive {
@@ -188,6 +197,39 @@ fn last_code_byte(line: &str) -> Option<u8> {
         .min()
         .unwrap_or(line.len());
     line[..cut].trim_end().bytes().last()
+}
+
+/// Whether a block comment is open at the end of `line`, given whether
+/// one was at its start (`//` comments and string literals are skipped,
+/// roughly: a quote inside a comment is the comment's).
+fn comment_open_after(line: &str, mut open: bool) -> bool {
+    let bytes = line.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let next = bytes.get(i + 1).copied();
+        match (open, quote, bytes[i], next) {
+            (true, _, b'*', Some(b'/')) => {
+                open = false;
+                i += 2;
+                continue;
+            }
+            (true, _, _, _) => {}
+            (false, Some(_), b'\\', _) => i += 1,
+            (false, Some(q), c, _) if c == q => quote = None,
+            (false, Some(_), _, _) => {}
+            (false, None, b'/', Some(b'*')) => {
+                open = true;
+                i += 2;
+                continue;
+            }
+            (false, None, b'/', Some(b'/')) => return false,
+            (false, None, b'"' | b'\'', _) => quote = Some(bytes[i]),
+            _ => {}
+        }
+        i += 1;
+    }
+    open
 }
 
 /// Where a block comment that is still open at the end of `line` starts.
@@ -449,6 +491,24 @@ mod tests {
             blank_ignored(Lang::C, src, &CMacros::default(), &mut budget()),
             want
         );
+    }
+
+    #[test]
+    fn directive_shaped_lines_inside_a_block_comment_are_comment() {
+        // Fuzzing, session 26: `# if c */` closed the comment; blanked as
+        // a directive, the comment ran on over `#define C`.
+        let text = "#ifndef X\n#define A 0 /* a\n# endif\n# define B\n# endif\n# if c */\n\
+                    #define C 1 /* d */\nint x;\n";
+        for branches in [Branches::All, Branches::First] {
+            if let Some(flat) = flatten(text, branches) {
+                assert!(flat.contains("# if c */"), "{flat}");
+                assert!(flat.contains("# endif\n# define B\n# endif"), "{flat}");
+            }
+        }
+        assert!(comment_open_after("int a; /* x", false));
+        assert!(!comment_open_after("x */ int b;", true));
+        assert!(!comment_open_after("s = \"/*\"; // /*", false));
+        assert!(comment_open_after("still inside", true));
     }
 
     #[test]

@@ -865,3 +865,27 @@ fn regression_a_lone_carriage_return_keeps_a_hit_on_the_texts_lines() {
         }
     }
 }
+
+/// Found by the `views` target (session 26): in a C file whose parse had
+/// errors, the flattening retry blanked a directive-shaped line inside a
+/// block comment (`# if … */`) with the `*/` that closed it, so the next
+/// `#define` sank into the comment; the masked view, parsed again, showed
+/// a macro the symbols lacked. Such lines are comment now.
+#[test]
+fn regression_a_directive_shaped_line_inside_a_comment_keeps_its_close() {
+    let text = "#ifndef _STDIO_H\n\
+                #define SEEK_SET\t0\t/* Seek\n\
+                # endif\n\
+                # define __off_t_defined\n\
+                # endif\n\
+                # if defined __USE_LARGEFILE64 from beginning of file.  */\n\
+                #define SEEK_CUR\t1\t/* Seek from current position.  */\n\
+                #define SEEK_END\t2\n";
+    let tree = syntax::parse(Lang::C, text);
+    let names: Vec<&str> = tree.symbols.iter().map(|s| s.name.as_str()).collect();
+    for name in ["SEEK_SET", "SEEK_CUR", "SEEK_END"] {
+        assert!(names.contains(&name), "{name} missing: {names:?}");
+    }
+    let seek_set = tree.symbols.iter().find(|s| s.name == "SEEK_SET");
+    assert_eq!(seek_set.map(|s| s.end_line), Some(6), "{names:?}");
+}
