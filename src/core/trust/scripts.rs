@@ -667,7 +667,6 @@ const SYSTEM_FOLDERS: &[&str] = &[
 /// in a folder a user writes). A program in the system's folders (the
 /// system's Python, updated by the system) is named only.
 fn outside_hash(path: &Path) -> Option<String> {
-    use sha2::{Digest, Sha256};
     use std::io::Read;
     let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
     if meta.len() > MAX_OUTSIDE_SCRIPT {
@@ -683,12 +682,7 @@ fn outside_hash(path: &Path) -> Option<String> {
     if system && bytes.starts_with(b"\x7fELF") {
         return None;
     }
-    Some(
-        Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
-    )
+    Some(crate::core::tokens::sha256_hex(&bytes))
 }
 
 /// `path`, when it is a link inside the root that leads out of it, or a

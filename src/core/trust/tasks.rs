@@ -81,15 +81,9 @@ pub(super) const NOTHING_THERE: &str = "nothing there";
 /// command's: its content (`None`: nothing readable there) is covered
 /// by a place.
 pub(super) fn note_outside(path: &Path, content: Option<&str>) {
-    use sha2::{Digest, Sha256};
     let hash = content.map_or_else(
         || NOTHING_THERE.to_string(),
-        |text| {
-            Sha256::digest(text.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        },
+        |text| crate::core::tokens::sha256_hex(text.as_bytes()),
     );
     note_place(format!("{}{OUTSIDE_READ}{hash}", path.display()));
 }
@@ -1270,6 +1264,21 @@ impl Rules {
         self.eval_depth -= 1;
     }
 
+    /// The folders `vpath` (for a pattern matching `name`) and `VPATH`
+    /// name, where make looks for `name` when it is not where make runs.
+    fn vpath_folders(&self, name: &str) -> Vec<&str> {
+        let mut folders: Vec<&str> = Vec::new();
+        for (pattern, dirs) in &self.vpaths {
+            if stem(pattern, name).is_some() || pattern == name || pattern == "%" {
+                folders.extend(dirs.iter().map(String::as_str));
+            }
+        }
+        if let Some(all) = self.variables.get("VPATH") {
+            folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
+        }
+        folders
+    }
+
     /// Where make finds prerequisite `name` of a goal made in folder
     /// `dir`: there, else through `vpath`/`VPATH` (`tools/gen.py` for
     /// `gen.py` and `vpath %.py tools`). A consent is checked against a
@@ -1280,15 +1289,7 @@ impl Rules {
             crate::core::module_maps::join_rel(dir, rel)
                 .is_some_and(|p| real_root.join(p).is_file())
         };
-        let mut folders: Vec<&str> = Vec::new();
-        for (pattern, dirs) in &self.vpaths {
-            if stem(pattern, name).is_some() || pattern == name || pattern == "%" {
-                folders.extend(dirs.iter().map(String::as_str));
-            }
-        }
-        if let Some(all) = self.variables.get("VPATH") {
-            folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
-        }
+        let folders = self.vpath_folders(name);
         if folders.is_empty() || name.starts_with('/') || name.contains('$') || here(name) {
             return name.to_string();
         }

@@ -133,11 +133,14 @@ fn is_c_option(word: &str) -> bool {
 }
 
 /// [`shell`] of a script the command runs (a parent may set what it
-/// names by a variable).
+/// names by a variable), with [`program_read_from_input`]: its input is
+/// the command's (`exec python3` in it runs the file summarized: recheck
+/// 26).
 pub fn script(text: &str) -> Vec<String> {
     let mut vars = HashMap::from([(IN_A_SCRIPT.to_string(), Value::Known)]);
     let mut out = Vec::new();
     read(text, 0, &mut vars, &mut out);
+    out.extend(program_read_from_input(text));
     out
 }
 

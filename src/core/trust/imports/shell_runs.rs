@@ -87,11 +87,8 @@ pub(super) fn shell_runs(
     let named = literal::shell(text);
     out.patterns
         .extend(named.patterns.iter().take(MAX_NAMES).cloned());
-    // A script's own input is the command's (`exec python3` in it runs
-    // the file summarized: recheck 26).
     let refusals: Vec<String> = super::super::unknown::script(text)
         .into_iter()
-        .chain(super::super::unknown::program_read_from_input(text))
         .filter(|r| !super::super::unknown::repeats_a_pattern(r, named.patterns.iter()))
         .take(MAX_NAMES)
         .collect();

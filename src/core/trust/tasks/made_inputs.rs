@@ -297,7 +297,8 @@ impl Rules {
             if !c_family {
                 continue;
             }
-            let Some(text) = small_source(&real_root.join(&source)) else {
+            let Some(text) = crate::core::trust::imports::small_text(&real_root.join(&source))
+            else {
                 continue;
             };
             let here = source.rsplit_once('/').map_or("", |(dir, _)| dir);
@@ -395,16 +396,7 @@ impl Rules {
         if name.starts_with('/') {
             return Vec::new();
         }
-        let mut folders: Vec<&str> = Vec::new();
-        for (pattern, dirs) in &self.vpaths {
-            if super::stem(pattern, name).is_some() || pattern == name || pattern == "%" {
-                folders.extend(dirs.iter().map(String::as_str));
-            }
-        }
-        if let Some(all) = self.variables.get("VPATH") {
-            folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
-        }
-        folders
+        self.vpath_folders(name)
             .into_iter()
             .filter(|f| !f.contains('$'))
             .take(16)
@@ -493,22 +485,6 @@ const C_FAMILY: &[&str] = &[
     "c", "cc", "cpp", "cxx", "C", "h", "hh", "hpp", "hxx", "S", "m",
 ];
 
-/// The largest source whose includes are read.
-const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
-
-/// The text of source `path` when it is a regular file of at most
-/// [`MAX_SOURCE_BYTES`].
-fn small_source(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
-    if meta.len() > MAX_SOURCE_BYTES {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX_SOURCE_BYTES).read_to_string(&mut text).ok()?;
-    Some(text)
-}
-
 /// The names of the `#include "…"` lines of C text `text` (not `<…>`: a
 /// system header), each once, at most 256.
 fn quoted_includes(text: &str) -> Vec<String> {
@@ -550,11 +526,7 @@ fn built_in_place(looked_for: Vec<(String, bool)>) -> Option<String> {
         hasher.update(if *is_there { b"\x01" } else { b"\x00" });
         there += usize::from(*is_there);
     }
-    let hash: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::core::tokens::hex(&hasher.finalize());
     Some(format!(
         "make: {} sources its rules look for ({there} there), sha256 {hash}",
         looked_for.len()

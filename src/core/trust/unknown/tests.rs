@@ -264,6 +264,9 @@ fn a_program_read_from_the_input_is_refused() {
     ] {
         assert!(program_read_from_input(text).is_none(), "{text}");
     }
-    // In a script, a program's input is the script's.
+    // A line handed in from code (an argv rebuilt) is not the command's;
+    // a script the command runs is: its input is the command's.
     assert!(!refused("cat notes.txt | python3"));
+    assert!(!script("exec python3\n").is_empty());
+    assert!(script("python3 <<EOF\nprint(1)\nEOF\nsh tools/w.sh\n").is_empty());
 }
