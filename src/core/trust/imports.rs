@@ -30,6 +30,7 @@
 
 mod built_names;
 mod comments;
+mod distutils_shim;
 mod dynamic;
 mod env_path;
 mod js_runs;
@@ -93,6 +94,8 @@ pub struct Reached {
     /// Scripts a shell script names by a pattern (`tools/conf.d/*.sh`):
     /// one added later would run unreviewed.
     pub patterns: BTreeSet<String>,
+    /// setuptools' distutils shims met in the command's environments.
+    shims: distutils_shim::Shims,
 }
 
 /// Follow the imports of `scripts` (root-relative, with their canonical
@@ -222,6 +225,7 @@ pub fn reached(
         }
     }
     built_names.refuse(&mut out);
+    std::mem::take(&mut out.shims).cover(&mut out);
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out

@@ -25,5 +25,6 @@ mod consent_preloads;
 mod consent_ruby_php;
 mod consent_runtime;
 mod consent_tables;
+mod consent_venv;
 mod entries;
 mod files;

@@ -196,6 +196,14 @@ pub(super) fn python_runs(
         for base in &bases {
             look_up(real_root, base, &name.parts, folders, out, found);
         }
+        // `import distutils` where setuptools' shim runs at start.
+        let shimmed = match name.level {
+            0 => out.shims.distutils(&name.parts),
+            _ => Vec::new(),
+        };
+        for (site, parts) in shimmed {
+            look_up(real_root, &site, &parts, folders, out, found);
+        }
     }
     let module = module_name(at.dir, at.stem);
     computed
@@ -277,6 +285,9 @@ pub(super) fn site_startup(
             pth.join(" ")
         ));
         for name in super::within(&pth, MAX_NAMES, out) {
+            if out.shims.recognized(real_root, dir, &name) {
+                continue;
+            }
             place(real_root, &dir.join(name), out, &mut found);
         }
         // Imported as it starts from anywhere on its path, the
