@@ -472,13 +472,15 @@ fn make_recipes(
         // What `$(shell …)` runs, as make reads the makefiles.
         let shells = std::mem::take(&mut rules.shells);
         recipes.extend(shells.iter().map(|(file, line)| Recipe::new(file, line)));
-        // What the makefile sets `SHELL`, `CC`, … to runs too.
-        for name in MAKE_PROGRAMS {
-            if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
-                recipes.push(Recipe::new(file, value));
-            }
-        }
-        let lines = recipe_lines(&mut rules, recipes, real_root, &dir);
+        // What the makefile sets `SHELL`, `CC`, … to runs too (values,
+        // not lines: `PYTHON = python3` runs no program read from input).
+        let programs: Vec<Recipe> = MAKE_PROGRAMS
+            .iter()
+            .filter_map(|name| Some(Recipe::new(read.first()?, rules.variables.get(*name)?)))
+            .collect();
+        let mut lines = recipe_lines(&mut rules, recipes, real_root, &dir);
+        refuse_input_programs(&lines);
+        lines.extend(recipe_lines(&mut rules, programs, real_root, &dir));
         let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
         let remade = rules.remade(real_root, &dir, &goals, &texts);
         rules.refuse_compiler_programs(&texts);
@@ -516,6 +518,20 @@ fn make_recipes(
         }
     }
     out
+}
+
+/// A refusal for each recipe line (`lines`, each with its file) whose
+/// shell or interpreter reads its program from its input: a recipe runs
+/// with make's input, the file summarized (session 27: `@sh`, `sed … |
+/// python3` as a recipe).
+fn refuse_input_programs(lines: &[(String, String)]) {
+    for (file, line) in lines {
+        if let Some(why) = super::unknown::program_read_from_input(line) {
+            let why = why.strip_prefix(super::unknown::MARK).unwrap_or(&why);
+            let shown: String = line.trim().chars().take(80).collect();
+            refuse(format!("{why} (a recipe of {file}: `{shown}`)"));
+        }
+    }
 }
 
 /// The lines `recipes` run, each with its file, in a make run in folder
@@ -2035,6 +2051,42 @@ mod tests {
                 ("Makefile", "", "tools/sh.sh"),
             ])
         );
+    }
+
+    /// Session 27: a recipe runs with make's input, the file summarized;
+    /// a shell or interpreter given no script there runs it. A variable's
+    /// value naming a program (`PYTHON = python3`) is no such line.
+    #[test]
+    fn a_recipe_reading_its_program_from_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("Makefile"), text).unwrap();
+        let refused = || {
+            refusals()
+                .iter()
+                .any(|r| r.contains("with no script") && r.contains("a recipe of Makefile"))
+        };
+        for text in [
+            "summary:\n\t@sh\n",
+            "summary:\n\t@sed 's/x/y/' | python3\n",
+            "RUN = bash\nsummary:\n\t$(RUN)\n",
+            "summary: x\n\t@echo\nx:\n\tsh -s\n",
+            "summary:\n\t@sh /dev/stdin\n",
+            "X := $(shell sh)\nsummary:\n\t@true\n",
+        ] {
+            write(text);
+            named_lines(dir.path(), "make summary");
+            assert!(refused(), "{text}: {:?}", refusals());
+        }
+        for text in [
+            "PYTHON ?= python3\nSHELL := /bin/bash\nsummary:\n\t@$(PYTHON) tools/s.py\n",
+            "summary:\n\t@sh tools/s.sh\n",
+            "summary:\n\t@python3 - < tools/s.py\n",
+            "summary:\n\t@cat\n",
+        ] {
+            write(text);
+            named_lines(dir.path(), "make summary");
+            assert!(!refused(), "{text}: {:?}", refusals());
+        }
     }
 
     /// What make runs beyond a rule's own lines: a `define` block a recipe

@@ -22,6 +22,19 @@ const READ_INPUT: &[&str] = &[
 pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     let args: Vec<String> = args.iter().map(|a| unquote(a)).collect();
+    // `python3 - < tools/s.py`: its input is a file the line names.
+    if redirected_elsewhere(&args) {
+        return false;
+    }
+    // `sh < /dev/stdin`: as without it.
+    let mut args = args;
+    if let Some(at) = args.iter().position(|a| is_redirection(a)) {
+        let bare = args[at]
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('<')
+            .is_empty();
+        args.drain(at..(at + 1 + usize::from(bare)).min(args.len()));
+    }
     // The input by a name (`sh /dev/stdin`, `awk -f -`: recheck 26).
     let names_input = |a: &String| INPUT_NAMES.contains(&a.as_str());
     if ["awk", "gawk", "mawk", "nawk"].contains(&base) {
@@ -57,6 +70,32 @@ pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
             .any(|o| a == *o || a.starts_with(&format!("{o}=")));
         a.starts_with('-') && !code && !long_code && !a.starts_with('<')
     }) && !args.iter().any(|a| a.starts_with('<'))
+}
+
+/// Whether `args` redirect the program's input from something other
+/// than its own input (`< tools/s.py`, `<<EOF`; not `< /dev/stdin`).
+fn redirected_elsewhere(args: &[String]) -> bool {
+    let Some(at) = args.iter().position(|a| is_redirection(a)) else {
+        return false;
+    };
+    let target = args[at]
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches('<');
+    // The words keep a here-document as `<<` alone: its text is below.
+    if args[at] == "<<" {
+        return true;
+    }
+    let target = match target {
+        "" => args.get(at + 1).map_or("", String::as_str),
+        t => t,
+    };
+    !target.is_empty() && !INPUT_NAMES.contains(&target)
+}
+
+/// Whether shell word `word` redirects input (`<`, `0<f`, `<<<`).
+fn is_redirection(word: &str) -> bool {
+    word.trim_start_matches(|c: char| c.is_ascii_digit())
+        .starts_with('<')
 }
 
 /// The names of a program's own input.

@@ -241,6 +241,9 @@ fn a_program_read_from_the_input_is_refused() {
         "sh -c sh",
         "sh -c \"exec python3\"",
         "xargs -0 sh -c",
+        // Redirected from its own input (session 27).
+        "sh < /dev/stdin",
+        "python3 - 0</dev/stdin",
     ] {
         assert!(program_read_from_input(text).is_some(), "{text}");
     }
@@ -261,6 +264,8 @@ fn a_program_read_from_the_input_is_refused() {
         "sh -c 'sh tools/s.sh'",
         "awk -f tools/p.awk -",
         "xargs -0 sh -c 'echo \"$1\"' _",
+        "python3 - < tools/s.py",
+        "bash -s 0<tools/s.sh",
     ] {
         assert!(program_read_from_input(text).is_none(), "{text}");
     }
