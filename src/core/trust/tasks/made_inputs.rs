@@ -75,6 +75,31 @@ pub(super) struct Remade {
     pub compiles: bool,
 }
 
+/// The sources found for one make run, and every name looked for.
+#[derive(Default)]
+struct Found {
+    sources: Vec<String>,
+    looked_for: Vec<(String, bool)>,
+    compiles: bool,
+}
+
+impl Found {
+    /// Look for root-relative `rel`: one there is a source (past
+    /// [`MAX_SOURCES`] the reading is cut). Whether it is there.
+    fn look(&mut self, real_root: &Path, rel: String) -> bool {
+        let there = real_root.join(&rel).is_file();
+        if there && !self.sources.contains(&rel) {
+            self.compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
+            match self.sources.len() < MAX_SOURCES {
+                true => self.sources.push(rel.clone()),
+                false => super::cut(),
+            }
+        }
+        self.looked_for.push((rel, there));
+        there
+    }
+}
+
 /// The suffixes of the sources make's built-in rules compile.
 const COMPILED: &[&str] = &[
     ".c", ".cc", ".cpp", ".C", ".s", ".S", ".f", ".F", ".r", ".m", ".p", ".mod", ".o",
@@ -181,16 +206,6 @@ impl Rules {
         goals: &[String],
         lines: &[&str],
     ) -> Remade {
-        let mut sources: Vec<String> = Vec::new();
-        let add = |rel: String, sources: &mut Vec<String>| {
-            if sources.contains(&rel) {
-                return;
-            }
-            match sources.len() < MAX_SOURCES {
-                true => sources.push(rel),
-                false => super::cut(),
-            }
-        };
         let words = lines
             .iter()
             .flat_map(|line| line.split_whitespace())
@@ -201,52 +216,32 @@ impl Rules {
             .filter(|w| !w.is_empty() && !w.starts_with(['-', '$']) && !w.contains('%'))
             .take(MAX_WORDS)
             .map(str::to_string);
-        let mut looked_for: Vec<(String, bool)> = Vec::new();
-        let mut compiles = false;
+        let mut found = Found::default();
         let mut named: Vec<String> = Vec::new();
         for word in goals.iter().cloned().chain(words) {
             if !named.contains(&word) {
                 named.push(word);
             }
         }
+        // What a written rule makes a name from, not there yet: make may
+        // make it in turn by a built-in rule.
+        let mut unmade: Vec<String> = Vec::new();
         for word in &named {
-            for (rule, prerequisites) in self.making(word) {
-                if rule.recipe.is_empty() {
-                    continue;
-                }
-                // A prerequisite a rule makes in turn is an output (`main.o`
-                // of `prog: main.o`), rewritten by each run: its own sources
-                // are what count.
-                // One not there yet is looked for: added, make remakes the
-                // file from it.
-                for p in prerequisites
-                    .iter()
-                    .filter(|p| !self.is_output(real_root, dir, p))
-                {
-                    let Some(rel) = crate::core::module_maps::join_rel(dir, p) else {
-                        continue;
-                    };
-                    let there = real_root.join(&rel).is_file();
-                    if there {
-                        compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
-                        add(rel.clone(), &mut sources);
-                    }
-                    looked_for.push((rel, there));
-                }
-            }
+            unmade.extend(self.written_sources(real_root, dir, word, &mut found));
         }
         // A loaded object runs inside make: itself, there or not.
         for load in &self.loads {
             if let Some(rel) = crate::core::module_maps::join_rel(dir, load) {
-                let there = real_root.join(&rel).is_file();
-                if there {
-                    add(rel.clone(), &mut sources);
-                }
-                looked_for.push((rel, there));
+                found.look(real_root, rel);
             }
         }
-        for goal in named.iter().filter(|g| !self.made_by_a_recipe(g)) {
-            if looked_for.len() >= MAX_LOOKUPS {
+        let mut missing: Vec<String> = Vec::new();
+        let ends = named
+            .iter()
+            .chain(&unmade)
+            .filter(|g| !self.made_by_a_recipe(g));
+        for goal in ends {
+            if found.looked_for.len() >= MAX_LOOKUPS {
                 super::cut();
                 break;
             }
@@ -258,21 +253,59 @@ impl Rules {
                     let Some(rel) = crate::core::module_maps::join_rel(dir, &at) else {
                         continue;
                     };
-                    let there = real_root.join(&rel).is_file();
-                    if there {
-                        compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
-                        add(rel.clone(), &mut sources);
+                    if !found.look(real_root, rel) && at == candidate {
+                        missing.push(candidate.clone());
                     }
-                    looked_for.push((rel, there));
                 }
             }
         }
-        self.add_headers(real_root, &mut sources, &mut looked_for);
-        Remade {
-            sources,
-            place: built_in_place(looked_for),
-            compiles,
+        // A built-in rule's source a written rule makes (`%.S: %.S.tpl`
+        // before `%: %.S`, recheck 27): what that rule makes it from.
+        for candidate in &missing {
+            if found.looked_for.len() >= MAX_LOOKUPS {
+                super::cut();
+                break;
+            }
+            self.written_sources(real_root, dir, candidate, &mut found);
         }
+        self.add_headers(real_root, &mut found.sources, &mut found.looked_for);
+        Remade {
+            sources: found.sources,
+            place: built_in_place(found.looked_for),
+            compiles: found.compiles,
+        }
+    }
+
+    /// What the written rules with a recipe that make `word` make it from
+    /// (not outputs: a prerequisite a rule makes in turn, `main.o` of
+    /// `prog: main.o`, is rewritten by each run, its own sources count):
+    /// each looked for in `found`, one not there yet too (added, make
+    /// remakes the file from it). Those not there.
+    fn written_sources(
+        &self,
+        real_root: &Path,
+        dir: &str,
+        word: &str,
+        found: &mut Found,
+    ) -> Vec<String> {
+        let mut unmade = Vec::new();
+        for (rule, prerequisites) in self.making(word) {
+            if rule.recipe.is_empty() {
+                continue;
+            }
+            for p in prerequisites
+                .iter()
+                .filter(|p| !self.is_output(real_root, dir, p))
+            {
+                let Some(rel) = crate::core::module_maps::join_rel(dir, p) else {
+                    continue;
+                };
+                if !found.look(real_root, rel) {
+                    unmade.push(p.clone());
+                }
+            }
+        }
+        unmade
     }
 
     /// The project headers the C-family `sources` include (`#include
@@ -598,6 +631,20 @@ mod tests {
                 "summary: tools/sum\n\t@./tools/sum\n",
                 &[("tools/sum.c", "int main(void) { return 0; }\n")],
                 |root| std::fs::write(root.join("tools/sum.c"), "int main;\n").unwrap(),
+            ),
+            // A written rule before a built-in one (recheck 27): make
+            // makes `tools/sum.S` from a new `.tpl`, then `tools/sum`.
+            (
+                "%.S: %.S.tpl\n\t@cp $< $@\nsummary: tools/sum\n\t@./tools/sum\n",
+                &[("tools/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.S.tpl"), "main:\n").unwrap(),
+            ),
+            // A built-in rule before a written one: `tools/gen.sh` from a
+            // new `tools/gen.sh.c` made by `%.c: %.y`… from a `.y`.
+            (
+                "tools/%.sh: tools/%.c\n\t@make-sh $@\nsummary: tools/gen.sh\n\t@sh tools/gen.sh\n",
+                &[("tools/gen.sh", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/gen.y"), "%%\n").unwrap(),
             ),
             (
                 "include gen.mk\ngen.mk: gen.mk.in\n\tcp $< $@\n",
