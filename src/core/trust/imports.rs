@@ -32,6 +32,7 @@ mod built_names;
 mod comments;
 mod distutils_shim;
 mod dynamic;
+mod elf_loads;
 mod env_path;
 mod js_runs;
 mod kinds;
@@ -206,6 +207,12 @@ pub fn reached(
             Kind::Other => {
                 let by_awk = run_by.of.get(&real).is_some_and(|p| p.contains("awk"));
                 refuse_awk_commands(&rel, &text, by_awk, &mut out);
+                // A program: the project's libraries it loads.
+                if text.starts_with("\u{7f}ELF")
+                    && let Some(bytes) = small_bytes(&real)
+                {
+                    elf_loads::libraries(real_root, &real, &bytes, &mut out, &mut found);
+                }
             }
         }
         // Round 8: git's settings variables set by the script itself
@@ -582,6 +589,11 @@ impl Maps {
 /// A file's text, when it is a regular file of at most 4 MiB (a FIFO
 /// swapped in is refused without waiting).
 pub(super) fn small_text(path: &Path) -> Option<String> {
+    small_bytes(path).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`small_text`]'s bytes.
+fn small_bytes(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
     if meta.len() > 4 << 20 {
@@ -589,7 +601,7 @@ pub(super) fn small_text(path: &Path) -> Option<String> {
     }
     let mut bytes = Vec::new();
     file.take(4 << 20).read_to_end(&mut bytes).ok()?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+    Some(bytes)
 }
 
 /// What follows the last expansion of `word` (`$(…)`, `${…}`, `$NAME`)

@@ -22,6 +22,7 @@ mod consent_node_runners;
 mod consent_php_callables;
 mod consent_pipes;
 mod consent_preloads;
+mod consent_programs;
 mod consent_ruby_php;
 mod consent_runtime;
 mod consent_tables;
