@@ -25,9 +25,9 @@ pub(super) struct Asks {
 /// file (or not one this reads).
 pub(super) fn asks(data: &[u8]) -> Option<Asks> {
     // `e_ident[EI_CLASS]`: 32 or 64 bits.
-    match data.get(4)? {
-        &elf::ELFCLASS64 => asks_of::<FileHeader64<Endianness>>(data),
-        &elf::ELFCLASS32 => asks_of::<FileHeader32<Endianness>>(data),
+    match *data.get(4)? {
+        elf::ELFCLASS64 => asks_of::<FileHeader64<Endianness>>(data),
+        elf::ELFCLASS32 => asks_of::<FileHeader32<Endianness>>(data),
         _ => None,
     }
 }

@@ -285,7 +285,7 @@ pub(super) fn site_startup(
             pth.join(" ")
         ));
         for name in super::within(&pth, MAX_NAMES, out) {
-            if out.shims.recognized(real_root, dir, &name) {
+            if out.shims.recognized(real_root, dir, name) {
                 continue;
             }
             place(real_root, &dir.join(name), out, &mut found);
