@@ -206,13 +206,7 @@ pub fn reached(
             }
             Kind::Other => {
                 let by_awk = run_by.of.get(&real).is_some_and(|p| p.contains("awk"));
-                refuse_awk_commands(&rel, &text, by_awk, &mut out);
-                // A program: the project's libraries it loads.
-                if text.starts_with("\u{7f}ELF")
-                    && let Some(bytes) = small_bytes(&real)
-                {
-                    elf_loads::libraries(real_root, &real, &bytes, &mut out, &mut found);
-                }
+                other_runs(real_root, (&rel, &real), &text, by_awk, &mut out, &mut found);
             }
         }
         // Round 8: git's settings variables set by the script itself
@@ -425,6 +419,26 @@ impl Sinks {
             self.add(next.clone());
             fresh = next;
         }
+    }
+}
+
+/// What a file read as nothing in particular (`at`: root-relative and
+/// canonical) runs: an awk program's commands are refused, a compiled
+/// program's project libraries ([`elf_loads`]) are reached.
+fn other_runs(
+    real_root: &Path,
+    at: (&str, &Path),
+    text: &str,
+    by_awk: bool,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let (rel, real) = at;
+    refuse_awk_commands(rel, text, by_awk, out);
+    if text.starts_with("\u{7f}ELF")
+        && let Some(bytes) = small_bytes(real)
+    {
+        elf_loads::libraries(real_root, real, &bytes, out, found);
     }
 }
 
