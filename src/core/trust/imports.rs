@@ -205,8 +205,14 @@ pub fn reached(
                 script_loads(real_root, kind, &text, at, paths, &mut out, &mut found);
             }
             Kind::Other => {
-                let by_awk = run_by.of.get(&real).is_some_and(|p| p.contains("awk"));
-                other_runs(real_root, (&rel, &real), &text, by_awk, &mut out, &mut found);
+                other_runs(
+                    real_root,
+                    (&rel, &real),
+                    &text,
+                    &run_by.of,
+                    &mut out,
+                    &mut found,
+                );
             }
         }
         // Round 8: git's settings variables set by the script itself
@@ -423,17 +429,19 @@ impl Sinks {
 }
 
 /// What a file read as nothing in particular (`at`: root-relative and
-/// canonical) runs: an awk program's commands are refused, a compiled
+/// canonical) runs: an awk program's commands are refused (one the
+/// command runs with awk, `run_by`, whatever its name), a compiled
 /// program's project libraries ([`elf_loads`]) are reached.
 fn other_runs(
     real_root: &Path,
     at: (&str, &Path),
     text: &str,
-    by_awk: bool,
+    run_by: &HashMap<PathBuf, String>,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
     let (rel, real) = at;
+    let by_awk = run_by.get(real).is_some_and(|p| p.contains("awk"));
     refuse_awk_commands(rel, text, by_awk, out);
     if text.starts_with("\u{7f}ELF")
         && let Some(bytes) = small_bytes(real)
