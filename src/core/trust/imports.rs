@@ -122,13 +122,7 @@ pub fn reached(
 ) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
-    let mut maps = Maps {
-        named_deno: import_maps
-            .iter()
-            .flat_map(|rel| node::named_maps(real_root, rel))
-            .collect(),
-        ..Maps::default()
-    };
+    let mut maps = Maps::named(real_root, import_maps);
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
     let mut perl_path: Vec<PathBuf> = load_path.to_vec();
     let mut queue = first_queue(real_root, scripts, site, &mut folders, &mut out);
@@ -575,6 +569,18 @@ struct Maps {
 }
 
 impl Maps {
+    /// With the import maps the command names (`import_maps`,
+    /// root-relative).
+    fn named(real_root: &Path, import_maps: &[String]) -> Maps {
+        Maps {
+            named_deno: import_maps
+                .iter()
+                .flat_map(|rel| node::named_maps(real_root, rel))
+                .collect(),
+            ..Maps::default()
+        }
+    }
+
     fn script(&mut self, real_root: &Path, dir: &str) -> Rc<Project> {
         let names = ["tsconfig.json", "jsconfig.json", "package.json"];
         self.script
