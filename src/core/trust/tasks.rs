@@ -1331,10 +1331,16 @@ impl Rules {
     fn recipes_of(&self, mut goals: Vec<String>) -> Vec<Recipe> {
         let mut seen: Vec<String> = Vec::new();
         let mut recipes: Vec<Recipe> = Vec::new();
+        // The pattern rules each goal was reached through: make uses no
+        // rule twice in one chain (`tools/%: tools/%.o` makes
+        // `tools/sum` from `tools/sum.o`, not that from `tools/sum.o.o`:
+        // recheck 28, such a makefile was cut at the bound).
+        let mut chains: std::collections::HashMap<String, Vec<usize>> = Default::default();
         while let Some(goal) = goals.pop() {
             if seen.contains(&goal) {
                 continue;
             }
+            let chain = chains.get(&goal).cloned().unwrap_or_default();
             // A plain file (no rule makes it) runs nothing.
             let making = self.making(&goal);
             // Past a bound the command cannot be consented to: reading
@@ -1351,6 +1357,11 @@ impl Rules {
             }
             seen.push(goal.clone());
             for (rule, prerequisites) in making {
+                let pattern = rule.targets.iter().any(|t| t.contains('%'));
+                let index = self.rules.iter().position(|r| std::ptr::eq(r, rule));
+                if pattern && index.is_some_and(|i| chain.contains(&i)) {
+                    continue;
+                }
                 if rule.cut || prerequisites.iter().any(|p| self.unexpanded(p)) {
                     cut();
                     return recipes;
@@ -1389,11 +1400,16 @@ impl Rules {
                 // prerequisite too: only one there is followed (the sources
                 // it looks for are covered as such, `made_inputs`).
                 let anything = rule.targets.iter().any(|t| t == "%");
-                goals.extend(prerequisites.into_iter().filter(|p| {
+                let mut next = chain.clone();
+                next.extend(index.filter(|_| pattern));
+                for p in prerequisites.into_iter().filter(|p| {
                     !anything
                         || crate::core::module_maps::join_rel(&self.dir, p)
                             .is_some_and(|rel| self.root.join(rel).is_file())
-                }));
+                }) {
+                    chains.entry(p.clone()).or_insert_with(|| next.clone());
+                    goals.push(p);
+                }
             }
         }
         recipes

@@ -75,11 +75,30 @@ pub(super) struct Remade {
     pub compiles: bool,
 }
 
+/// How many written pattern rules are chained (`%.S: %.S.tpl` then
+/// `%.s: %.S`, each written).
+const MAX_WRITTEN_CHAIN: usize = 4;
+
+/// A name make may remake, with how it was reached.
+#[derive(Clone)]
+struct Link {
+    name: String,
+    /// The written pattern rules (their indices) it was reached through.
+    chain: Vec<usize>,
+    /// It is a source a built-in rule looks for.
+    built_in: bool,
+    /// A line runs it (or what it is made into): its sources' own
+    /// sources count too.
+    runs: bool,
+}
+
 /// The sources found for one make run, and every name looked for.
 #[derive(Default)]
 struct Found {
     sources: Vec<String>,
     looked_for: Vec<(String, bool)>,
+    /// `looked_for` by name.
+    known: std::collections::HashMap<String, bool>,
     compiles: bool,
 }
 
@@ -87,7 +106,11 @@ impl Found {
     /// Look for root-relative `rel`: one there is a source (past
     /// [`MAX_SOURCES`] the reading is cut). Whether it is there.
     fn look(&mut self, real_root: &Path, rel: String) -> bool {
+        if let Some(there) = self.known.get(&rel) {
+            return *there;
+        }
         let there = real_root.join(&rel).is_file();
+        self.known.insert(rel.clone(), there);
         if there && !self.sources.contains(&rel) {
             self.compiles |= COMPILED.iter().any(|c| rel.ends_with(c));
             match self.sources.len() < MAX_SOURCES {
@@ -217,17 +240,12 @@ impl Rules {
             .take(MAX_WORDS)
             .map(str::to_string);
         let mut found = Found::default();
+        let words: Vec<String> = words.collect();
         let mut named: Vec<String> = Vec::new();
-        for word in goals.iter().cloned().chain(words) {
-            if !named.contains(&word) {
-                named.push(word);
+        for word in goals.iter().chain(&words) {
+            if !named.contains(word) {
+                named.push(word.clone());
             }
-        }
-        // What a written rule makes a name from, not there yet: make may
-        // make it in turn by a built-in rule.
-        let mut unmade: Vec<String> = Vec::new();
-        for word in &named {
-            unmade.extend(self.written_sources(real_root, dir, word, &mut found));
         }
         // A loaded object runs inside make: itself, there or not.
         for load in &self.loads {
@@ -235,38 +253,45 @@ impl Rules {
                 found.look(real_root, rel);
             }
         }
-        let mut missing: Vec<String> = Vec::new();
-        let ends = named
-            .iter()
-            .chain(&unmade)
-            .filter(|g| !self.made_by_a_recipe(g));
-        for goal in ends {
-            if found.looked_for.len() >= MAX_LOOKUPS {
+        // Each name with the written pattern rules it was reached
+        // through (make uses no rule twice in one chain) and whether a
+        // built-in rule's source (their own chains are `built_in_sources`').
+        let mut work: Vec<Link> = named
+            .into_iter()
+            .map(|name| Link {
+                runs: words.contains(&name),
+                name,
+                chain: Vec::new(),
+                built_in: false,
+            })
+            .collect();
+        let mut seen: std::collections::HashSet<(String, bool)> = Default::default();
+        let mut at = 0;
+        while at < work.len() {
+            if found.looked_for.len() >= MAX_LOOKUPS || work.len() >= MAX_LOOKUPS {
                 super::cut();
+            }
+            if super::was_cut() {
                 break;
             }
-            for candidate in built_in_sources(goal) {
-                // Where make looks for it: there, and in the `vpath`/`VPATH`
-                // folders (recheck 26: `vpath %.sh src` found a new
-                // `src/sum.sh` for `sum`).
-                for at in std::iter::once(candidate.clone()).chain(self.vpath_names(&candidate)) {
-                    let Some(rel) = crate::core::module_maps::join_rel(dir, &at) else {
-                        continue;
-                    };
-                    if !found.look(real_root, rel) && at == candidate {
-                        missing.push(candidate.clone());
-                    }
-                }
+            let link = work[at].clone();
+            at += 1;
+            if !seen.insert((link.name.clone(), link.built_in)) {
+                continue;
             }
-        }
-        // A built-in rule's source a written rule makes (`%.S: %.S.tpl`
-        // before `%: %.S`, recheck 27): what that rule makes it from.
-        for candidate in &missing {
-            if found.looked_for.len() >= MAX_LOOKUPS {
-                super::cut();
-                break;
+            let next = self.written_sources(real_root, dir, &link, &mut found);
+            let by_recipe = self.made_by_a_recipe(&link.name, &link.chain);
+            if !link.built_in && !by_recipe {
+                work.extend(self.built_in_looked_for(real_root, dir, &link, &mut found));
             }
-            self.written_sources(real_root, dir, candidate, &mut found);
+            // What a line runs is made from its sources, and theirs; a
+            // goal's own prerequisites only (data a recipe copies).
+            if link.runs {
+                work.extend(
+                    next.into_iter()
+                        .filter(|l| l.chain.len() <= MAX_WRITTEN_CHAIN),
+                );
+            }
         }
         self.add_headers(real_root, &mut found.sources, &mut found.looked_for);
         Remade {
@@ -276,36 +301,102 @@ impl Rules {
         }
     }
 
-    /// What the written rules with a recipe that make `word` make it from
-    /// (not outputs: a prerequisite a rule makes in turn, `main.o` of
-    /// `prog: main.o`, is rewritten by each run, its own sources count):
-    /// each looked for in `found`, one not there yet too (added, make
-    /// remakes the file from it). Those not there.
+    /// Whether pattern rule `rule` is one of `chain`'s.
+    fn in_chain(&self, rule: &super::Rule, chain: &[usize]) -> bool {
+        rule.targets.iter().any(|t| t.contains('%'))
+            && self
+                .rules
+                .iter()
+                .position(|r| std::ptr::eq(r, rule))
+                .is_some_and(|i| chain.contains(&i))
+    }
+
+    /// What the written rules with a recipe that make `link`'s name make
+    /// it from (none already in its chain): each looked for in `found`,
+    /// one not there yet too (added, make remakes the file from it); a
+    /// prerequisite a rule makes in turn is an output (`main.o` of `prog:
+    /// main.o`), rewritten by each run, not looked for. Each, to follow
+    /// in turn.
     fn written_sources(
         &self,
         real_root: &Path,
         dir: &str,
-        word: &str,
+        link: &Link,
         found: &mut Found,
-    ) -> Vec<String> {
-        let mut unmade = Vec::new();
-        for (rule, prerequisites) in self.making(word) {
-            if rule.recipe.is_empty() {
+    ) -> Vec<Link> {
+        let mut next = Vec::new();
+        for (rule, prerequisites) in self.making(&link.name) {
+            if rule.recipe.is_empty() || self.in_chain(rule, &link.chain) {
                 continue;
             }
-            for p in prerequisites
-                .iter()
-                .filter(|p| !self.is_output(real_root, dir, p))
-            {
-                let Some(rel) = crate::core::module_maps::join_rel(dir, p) else {
-                    continue;
-                };
-                if !found.look(real_root, rel) {
-                    unmade.push(p.clone());
+            let index = self.rules.iter().position(|r| std::ptr::eq(r, rule));
+            let pattern = rule.targets.iter().any(|t| t.contains('%'));
+            let mut chain = link.chain.clone();
+            chain.extend(index.filter(|_| pattern));
+            // A match-anything rule (`%: %.in`) makes any name: followed
+            // only from a source that is there, as in `recipes_of`.
+            let anything = rule.targets.iter().any(|t| t == "%");
+            for p in prerequisites {
+                if super::was_cut() || found.looked_for.len() >= MAX_LOOKUPS {
+                    super::cut();
+                    return next;
                 }
+                if anything {
+                    let there = crate::core::module_maps::join_rel(dir, &p)
+                        .is_some_and(|rel| found.look(real_root, rel));
+                    if !there {
+                        continue;
+                    }
+                } else if !self.is_output(real_root, dir, &p, &chain) {
+                    // Where make looks for it: there, then the `vpath`
+                    // folders.
+                    for at in std::iter::once(p.clone()).chain(self.vpath_names(&p)) {
+                        if let Some(rel) = crate::core::module_maps::join_rel(dir, &at) {
+                            found.look(real_root, rel);
+                        }
+                    }
+                }
+                next.push(Link {
+                    name: p,
+                    chain: chain.clone(),
+                    built_in: false,
+                    runs: link.runs,
+                });
             }
         }
-        unmade
+        next
+    }
+
+    /// The sources make's built-in rules would make `link`'s name from,
+    /// looked for in `found` where make looks: there, and in the
+    /// `vpath`/`VPATH` folders (recheck 26: `vpath %.sh src` found a new
+    /// `src/sum.sh` for `sum`). Those not there, for the written rules
+    /// that could make them (`%.S: %.S.tpl` before `%: %.S`, recheck 27).
+    fn built_in_looked_for(
+        &self,
+        real_root: &Path,
+        dir: &str,
+        link: &Link,
+        found: &mut Found,
+    ) -> Vec<Link> {
+        let mut missing = Vec::new();
+        for candidate in built_in_sources(&link.name) {
+            let mut there = false;
+            for at in std::iter::once(candidate.clone()).chain(self.vpath_names(&candidate)) {
+                if let Some(rel) = crate::core::module_maps::join_rel(dir, &at) {
+                    there |= found.look(real_root, rel);
+                }
+            }
+            if !there {
+                missing.push(Link {
+                    name: candidate,
+                    chain: link.chain.clone(),
+                    built_in: true,
+                    runs: link.runs,
+                });
+            }
+        }
+        missing
     }
 
     /// The project headers the C-family `sources` include (`#include
@@ -440,20 +531,22 @@ impl Rules {
     /// Whether make writes `name` (run in `dir`): a rule with a recipe
     /// makes it, or a built-in rule from a source that is there (`main.o`
     /// beside `main.c`), so a run rewrites it.
-    fn is_output(&self, real_root: &Path, dir: &str, name: &str) -> bool {
-        self.made_by_a_recipe(name)
+    fn is_output(&self, real_root: &Path, dir: &str, name: &str, chain: &[usize]) -> bool {
+        self.made_by_a_recipe(name, chain)
             || built_in_sources(name).iter().any(|source| {
                 crate::core::module_maps::join_rel(dir, source)
                     .is_some_and(|rel| real_root.join(rel).is_file())
             })
     }
 
-    /// Whether a rule with a recipe makes `name` (an output make writes).
-    /// A match-anything rule (`%: %.in`) makes every name: it counts
-    /// only with its source there.
-    fn made_by_a_recipe(&self, name: &str) -> bool {
+    /// Whether a rule with a recipe makes `name` (an output make writes),
+    /// not one of the pattern rules of `chain` (make uses none twice in
+    /// one chain). A match-anything rule (`%: %.in`) makes every name: it
+    /// counts only with its source there.
+    fn made_by_a_recipe(&self, name: &str, chain: &[usize]) -> bool {
         self.making(name).iter().any(|(r, prerequisites)| {
             !r.recipe.is_empty()
+                && !self.in_chain(r, chain)
                 && (!r.targets.iter().any(|t| t == "%")
                     || prerequisites.iter().all(|p| {
                         crate::core::module_maps::join_rel(&self.dir, p)
@@ -639,6 +732,32 @@ mod tests {
                 &[("tools/sum", "echo hi\n")],
                 |root| std::fs::write(root.join("tools/sum.S.tpl"), "main:\n").unwrap(),
             ),
+            // Recheck 28: a written link rule whose target pattern matches
+            // its own source (`tools/%: tools/%.o`, used once in a chain),
+            // over a built-in `.S` compile; two written rules over a
+            // built-in one; a static pattern rule; a chain through vpath.
+            (
+                "tools/%: tools/%.o\n\t@$(CC) -o $@ $<\nsummary: tools/sum\n\t@./tools/sum\n",
+                &[("tools/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.S"), "main:\n").unwrap(),
+            ),
+            (
+                "%.S: %.S.in\n\t@cp $< $@\n%.S.in: %.S.tpl\n\t@cp $< $@\n\
+                 summary: tools/sum\n\t@./tools/sum\n",
+                &[("tools/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("tools/sum.S.tpl"), "main:\n").unwrap(),
+            ),
+            (
+                "bin/sum: bin/%: src/%.c\n\t@cc -o $@ $<\n%.c: %.c.in\n\t@cp $< $@\n\
+                 summary: bin/sum\n\t@./bin/sum\n",
+                &[("bin/sum", "echo hi\n")],
+                |root| std::fs::write(root.join("src/sum.c.in"), "int main;\n").unwrap(),
+            ),
+            (
+                "vpath %.c.in src\n%.c: %.c.in\n\t@cp $< $@\nsummary: sum\n\t@./sum\n",
+                &[("sum", "echo hi\n")],
+                |root| std::fs::write(root.join("src/sum.c.in"), "int main;\n").unwrap(),
+            ),
             // A built-in rule before a written one: `tools/gen.sh` from a
             // new `tools/gen.sh.c` made by `%.c: %.y`… from a `.y`.
             (
@@ -759,7 +878,9 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
             std::fs::create_dir_all(root.join("tools")).unwrap();
-            std::fs::create_dir_all(root.join("inc")).unwrap();
+            for folder in ["inc", "src", "bin"] {
+                std::fs::create_dir_all(root.join(folder)).unwrap();
+            }
             std::fs::write(root.join("Makefile"), makefile).unwrap();
             for (name, text) in files {
                 std::fs::write(root.join(name), text).unwrap();
