@@ -438,6 +438,19 @@ fn make_recipes(
             continue;
         };
         let make = MakeArgs::parse(&words[at + 1..]);
+        // `make -f -`: the makefile is what it reads on its input, the
+        // file summarized (recheck 28).
+        if make
+            .file
+            .as_deref()
+            .is_some_and(super::unknown::names_own_input)
+        {
+            refuse(
+                "runs make with its makefile read from its input (`-f -`), the file \
+                    summarized"
+                    .to_string(),
+            );
+        }
         let Some(dir) = crate::core::module_maps::join_rel(&here, &make.dir) else {
             continue;
         };
@@ -472,15 +485,7 @@ fn make_recipes(
         // What `$(shell …)` runs, as make reads the makefiles.
         let shells = std::mem::take(&mut rules.shells);
         recipes.extend(shells.iter().map(|(file, line)| Recipe::new(file, line)));
-        // What the makefile sets `SHELL`, `CC`, … to runs too (values,
-        // not lines: `PYTHON = python3` runs no program read from input).
-        let programs: Vec<Recipe> = MAKE_PROGRAMS
-            .iter()
-            .filter_map(|name| Some(Recipe::new(read.first()?, rules.variables.get(*name)?)))
-            .collect();
-        let mut lines = recipe_lines(&mut rules, recipes, real_root, &dir);
-        refuse_input_programs(&lines);
-        lines.extend(recipe_lines(&mut rules, programs, real_root, &dir));
+        let lines = every_recipe_line(&mut rules, recipes, read.first(), real_root, &dir);
         let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
         let remade = rules.remade(real_root, &dir, &goals, &texts);
         rules.refuse_compiler_programs(&texts);
@@ -520,6 +525,35 @@ fn make_recipes(
     out
 }
 
+/// The lines a make run in folder `dir` runs: `recipes`' (each refused
+/// when it reads its program from make's input, or `.SHELLFLAGS` has the
+/// shell do so), then what the makefile (`first`) sets `SHELL`, `CC`, …
+/// to (values, not lines: `PYTHON = python3` runs no program read from
+/// its input).
+fn every_recipe_line(
+    rules: &mut Rules,
+    recipes: Vec<Recipe>,
+    first: Option<&String>,
+    real_root: &Path,
+    dir: &str,
+) -> Vec<(String, String)> {
+    let programs: Vec<Recipe> = MAKE_PROGRAMS
+        .iter()
+        .filter_map(|name| Some(Recipe::new(first?, rules.variables.get(*name)?)))
+        .collect();
+    // A recipe's `$(SHELL)` is make's own `/bin/sh` when no makefile sets
+    // it (recheck 28: `@$(SHELL)` read as an empty line).
+    rules
+        .variables
+        .entry("SHELL".to_string())
+        .or_insert_with(|| "/bin/sh".to_string());
+    let mut lines = recipe_lines(rules, recipes, real_root, dir);
+    refuse_input_programs(&lines);
+    refuse_shell_flags(rules);
+    lines.extend(recipe_lines(rules, programs, real_root, dir));
+    lines
+}
+
 /// A refusal for each recipe line (`lines`, each with its file) whose
 /// shell or interpreter reads its program from its input: a recipe runs
 /// with make's input, the file summarized (session 27: `@sh`, `sed … |
@@ -531,6 +565,25 @@ fn refuse_input_programs(lines: &[(String, String)]) {
             let shown: String = line.trim().chars().take(80).collect();
             refuse(format!("{why} (a recipe of {file}: `{shown}`)"));
         }
+    }
+}
+
+/// A refusal when `.SHELLFLAGS` has the shell read its program from
+/// somewhere other than the recipe (`-s`, `-`, `/dev/stdin`; make gives
+/// it the recipe after `-c`, recheck 28).
+fn refuse_shell_flags(rules: &Rules) {
+    let Some(flags) = rules.variables.get(".SHELLFLAGS") else {
+        return;
+    };
+    let last = flags.split_whitespace().last().unwrap_or("");
+    let takes_line =
+        last.len() > 1 && last.starts_with('-') && !last.starts_with("--") && last.ends_with('c');
+    if !takes_line {
+        let shown: String = flags.trim().chars().take(80).collect();
+        refuse(format!(
+            "runs its recipes with `.SHELLFLAGS = {shown}`, whose shell may read its \
+             program from its input, the file summarized"
+        ));
     }
 }
 
@@ -2077,9 +2130,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let write = |text: &str| std::fs::write(dir.path().join("Makefile"), text).unwrap();
         let refused = || {
-            refusals()
-                .iter()
-                .any(|r| r.contains("with no script") && r.contains("a recipe of Makefile"))
+            refusals().iter().any(|r| {
+                r.contains("with no script") && r.contains("a recipe of Makefile")
+                    || r.contains(".SHELLFLAGS")
+                    || r.contains("makefile read from its input")
+            })
         };
         for text in [
             "summary:\n\t@sh\n",
@@ -2088,6 +2143,10 @@ mod tests {
             "summary: x\n\t@echo\nx:\n\tsh -s\n",
             "summary:\n\t@sh /dev/stdin\n",
             "X := $(shell sh)\nsummary:\n\t@true\n",
+            // Recheck 28: make's own shell, flags that read the input.
+            "summary:\n\t@$(SHELL)\n",
+            ".SHELLFLAGS := -s\nsummary:\n\t@true\n",
+            "summary:\n\t@$(MAKE) -f - x\n",
         ] {
             write(text);
             named_lines(dir.path(), "make summary");
@@ -2098,6 +2157,7 @@ mod tests {
             "summary:\n\t@sh tools/s.sh\n",
             "summary:\n\t@python3 - < tools/s.py\n",
             "summary:\n\t@cat\n",
+            ".SHELLFLAGS := -ec\nsummary:\n\t@sh tools/s.sh\n",
         ] {
             write(text);
             named_lines(dir.path(), "make summary");

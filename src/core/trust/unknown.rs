@@ -65,7 +65,7 @@ const INTERPRETERS: &[&str] = &[
 /// Words before a command that leave it the command.
 const PREFIXES: &[&str] = &[
     "if", "then", "do", "else", "elif", "while", "until", "!", "time", "exec", "command",
-    "builtin", "nohup", "env", "nice", "timeout", "{",
+    "builtin", "nohup", "env", "nice", "timeout", "{", "stdbuf", "setsid", "ionice", "unbuffer",
 ];
 
 /// The refusals for shell text `text` (a command line or a script), each
@@ -124,6 +124,12 @@ fn program_read_from_input_at(text: &str, depth: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `name` names a program's own input (`-`, `/dev/stdin`,
+/// `/proc/self/fd/0`, however its slashes are written).
+pub fn names_own_input(name: &str) -> bool {
+    input_scripts::names_input(name)
 }
 
 /// Whether shell word `word` is a `-c` option (`-c`, `-ec`).
@@ -245,7 +251,7 @@ fn before_command(
             vars.insert(name.to_string(), known);
         } else if let Some(name) = built_assignment(word) {
             refuse_built_name(&name, out);
-        } else if PREFIXES.contains(&unquote(word).as_str()) {
+        } else if PREFIXES.contains(&unquote(word).rsplit('/').next().unwrap_or("")) {
             // `env -i`, `timeout 5`, `nice -n 5`: their options and values.
             while words
                 .get(at + 1)

@@ -26,17 +26,15 @@ pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
     if redirected_elsewhere(&args) {
         return false;
     }
-    // `sh < /dev/stdin`: as without it.
-    let mut args = args;
-    if let Some(at) = args.iter().position(|a| is_redirection(a)) {
-        let bare = args[at]
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('<')
-            .is_empty();
-        args.drain(at..(at + 1 + usize::from(bare)).min(args.len()));
+    // `sh < /dev/stdin`, `sh 9<Makefile`, `sh >out`: as without them
+    // (recheck 28); and the values of options that take one (`sh -o
+    // errexit`, `python3 -W ignore`), which are no script.
+    let args = option_values_dropped(name, base, without_redirections(args));
+    if code_reads_input(base, &args) || repl_reads_input(base, &args) {
+        return true;
     }
     // The input by a name (`sh /dev/stdin`, `awk -f -`: recheck 26).
-    let names_input = |a: &String| INPUT_NAMES.contains(&a.as_str());
+    let names_input = |a: &String| names_input(a);
     if ["awk", "gawk", "mawk", "nawk"].contains(&base) {
         return args
             .windows(2)
@@ -72,10 +70,118 @@ pub(super) fn program_from_input(name: &str, args: &[String]) -> bool {
     }) && !args.iter().any(|a| a.starts_with('<'))
 }
 
+/// `args` without their redirections (of any descriptor, in or out)
+/// and the words they name.
+fn without_redirections(args: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = args.into_iter();
+    while let Some(word) = words.next() {
+        let after_fd = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        if after_fd.starts_with(['<', '>']) {
+            // `<`, `2>`: the next word is its target; `<&0`, `>f`: none.
+            if after_fd.trim_start_matches(['<', '>', '&', '|']).is_empty() {
+                words.next();
+            }
+            continue;
+        }
+        out.push(word);
+    }
+    out
+}
+
+/// The options of a shell, Python, Ruby or Node that take the next word
+/// as their value.
+const VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    ("sh", &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]),
+    ("python", &["-W", "-X", "--check-hash-based-pycs"]),
+    ("ruby", &["-I", "-r", "-C", "-E", "--encoding"]),
+    (
+        "node",
+        &[
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "-C",
+            "--conditions",
+            "--input-type",
+        ],
+    ),
+];
+
+/// `args` without the values of the options that take one, and a
+/// shell's `+e`-style options read as options (`-x`).
+fn option_values_dropped(name: &str, base: &str, args: Vec<String>) -> Vec<String> {
+    let shell = SHELLS.contains(&name);
+    let family = match base {
+        _ if shell => "sh",
+        "nodejs" => "node",
+        other => other,
+    };
+    let takes: &[&str] = VALUE_OPTIONS
+        .iter()
+        .find(|(f, _)| *f == family)
+        .map_or(&[], |(_, o)| o);
+    let mut out = Vec::new();
+    let mut words = args.into_iter();
+    while let Some(word) = words.next() {
+        if takes.contains(&word.as_str()) {
+            words.next();
+            continue;
+        }
+        match word.strip_prefix('+') {
+            Some(rest) if shell && !rest.is_empty() => out.push(format!("-{rest}")),
+            _ => out.push(word),
+        }
+    }
+    out
+}
+
+/// Whether the code an interpreter is given on its line runs what it
+/// reads on its input (`python3 -c "exec(sys.stdin.read())"`, `perl -e
+/// 'eval join "", <STDIN>'`: recheck 28).
+fn code_reads_input(base: &str, args: &[String]) -> bool {
+    if !["python", "perl", "ruby", "node", "nodejs", "php"].contains(&base) {
+        return false;
+    }
+    args.iter().any(|a| {
+        let runs = ["exec", "eval", "compile", "Function("]
+            .iter()
+            .any(|w| a.contains(w));
+        let input = ["stdin", "STDIN", "readFileSync(0", "fileinput"]
+            .iter()
+            .any(|w| a.contains(w));
+        runs && input
+    })
+}
+
+/// Whether a program that reads commands on its input, some of which run
+/// programs (`sqlite3`'s `.shell`, `psql`'s `\!`, `ed`'s `!`, `gdb`'s
+/// `shell`), is given no commands of its own (recheck 28).
+fn repl_reads_input(base: &str, args: &[String]) -> bool {
+    let plain = args.iter().filter(|a| !a.starts_with('-')).count();
+    let has = |options: &[&str]| {
+        args.iter().any(|a| {
+            options
+                .iter()
+                .any(|o| a == o || a.starts_with(&format!("{o}=")))
+        })
+    };
+    match base {
+        // `sqlite3 DB [SQL]`: with no SQL, its input.
+        "sqlite" => !has(&["-cmd", "-init"]) && plain <= 1,
+        "psql" => !has(&["-c", "--command", "-f", "--file"]),
+        "mysql" | "mariadb" => !has(&["-e", "--execute"]),
+        "ed" | "ex" | "red" => true,
+        "gdb" => !has(&["-batch", "--batch"]),
+        _ => false,
+    }
+}
+
 /// Whether `args` redirect the program's input from something other
 /// than its own input (`< tools/s.py`, `<<EOF`; not `< /dev/stdin`).
 fn redirected_elsewhere(args: &[String]) -> bool {
-    let Some(at) = args.iter().position(|a| is_redirection(a)) else {
+    let Some(at) = args.iter().position(|a| is_input_redirection(a)) else {
         return false;
     };
     let target = args[at]
@@ -89,17 +195,30 @@ fn redirected_elsewhere(args: &[String]) -> bool {
         "" => args.get(at + 1).map_or("", String::as_str),
         t => t,
     };
-    !target.is_empty() && !INPUT_NAMES.contains(&target)
+    !target.is_empty() && target != "&0" && !names_input(target)
 }
 
-/// Whether shell word `word` redirects input (`<`, `0<f`, `<<<`).
-fn is_redirection(word: &str) -> bool {
-    word.trim_start_matches(|c: char| c.is_ascii_digit())
-        .starts_with('<')
+/// Whether shell word `word` redirects the standard input (`<`, `0<f`,
+/// `<<`; not `9<f`).
+fn is_input_redirection(word: &str) -> bool {
+    let fd = &word[..word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len()];
+    (fd.is_empty() || fd == "0") && word[fd.len()..].starts_with('<')
 }
 
-/// The names of a program's own input.
-const INPUT_NAMES: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+/// Whether `word` names a program's own input: `-`, `/dev/stdin`,
+/// `/dev/fd/0`, `/proc/…/fd/0`, however its slashes are written.
+pub(super) fn names_input(word: &str) -> bool {
+    let parts: Vec<&str> = word
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    word == "-"
+        || word.starts_with('/')
+            && matches!(
+                parts.as_slice(),
+                ["dev", "stdin"] | ["dev", "fd", "0"] | ["proc", _, "fd", "0"]
+            )
+}
 
 /// Whether `program` run with `args` runs a script that is not written
 /// there: one that comes in place of `placeholder` (`xargs -I{}`, `find

@@ -244,6 +244,27 @@ fn a_program_read_from_the_input_is_refused() {
         // Redirected from its own input (session 27).
         "sh < /dev/stdin",
         "python3 - 0</dev/stdin",
+        // Recheck 28: option values, other descriptors, spellings of the
+        // input, wrappers, code that runs its input, programs whose
+        // commands run programs.
+        "sh -o errexit",
+        "bash +e",
+        "bash -O extglob",
+        "python3 -W ignore",
+        "python3 -X utf8",
+        "sh 9<Makefile",
+        "sh 2</dev/null",
+        "sh >/dev/null",
+        "sh /dev//stdin",
+        "sh /proc/thread-self/fd/0",
+        "sh /proc/$$/fd/0",
+        "stdbuf -oL sh",
+        "setsid sh",
+        "/usr/bin/env sh",
+        "python3 -c 'import sys; exec(sys.stdin.read())'",
+        "sqlite3 notes.db",
+        "psql -d x",
+        "ed notes.txt",
     ] {
         assert!(program_read_from_input(text).is_some(), "{text}");
     }
@@ -266,6 +287,13 @@ fn a_program_read_from_the_input_is_refused() {
         "xargs -0 sh -c 'echo \"$1\"' _",
         "python3 - < tools/s.py",
         "bash -s 0<tools/s.sh",
+        "bash -o pipefail tools/s.sh",
+        "python3 -W ignore tools/s.py",
+        "sh tools/s.sh 2>/dev/null",
+        "sqlite3 notes.db 'select 1'",
+        "psql -c 'select 1'",
+        "gdb -batch -ex run ./a.out",
+        "stdbuf -oL python3 tools/s.py",
     ] {
         assert!(program_read_from_input(text).is_none(), "{text}");
     }
