@@ -226,7 +226,7 @@ pub fn reached(
         }
     }
     built_names.refuse(&mut out);
-    std::mem::take(&mut out.shims).cover(&mut out);
+    std::mem::take(&mut out.shims).cover(real_root, &mut out);
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out

@@ -127,9 +127,42 @@ impl Shims {
 
     /// The shims' files, covered: those no file imported by name (that
     /// one was read as any other).
-    pub(super) fn cover(self, out: &mut Reached) {
+    pub(super) fn cover(self, real_root: &Path, out: &mut Reached) {
         for (rel, real) in self.files {
             out.files.entry(rel).or_insert(real);
+        }
+        // What Python would load for the module instead of its source
+        // (recheck 28): an `__init__` extension beside it, a hash-based
+        // compiled file.
+        for site in &self.sites {
+            let package = site.join("_distutils_hack");
+            let names = |dir: &Path| -> Vec<String> {
+                let mut names: Vec<String> = fs::read_dir(dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .take(super::MAX_ENTRIES)
+                    .filter_map(|e| e.file_name().to_str().map(String::from))
+                    .filter(|n| n.starts_with("__init__.") && n != "__init__.py")
+                    .collect();
+                names.sort();
+                names
+            };
+            let cache = package.join("__pycache__");
+            let compiled: Vec<String> = names(&cache)
+                .into_iter()
+                .filter(|n| super::python_runs::hash_based_pyc(&cache.join(n)))
+                .collect();
+            out.places.insert(format!(
+                "{}/__init__.*: {} hash-based {}",
+                rel_of(real_root, &package),
+                names(&package).join(" "),
+                compiled.join(" ")
+            ));
+            for name in compiled {
+                let real = cache.join(&name);
+                out.files.insert(rel_of(real_root, &real), real);
+            }
         }
     }
 }

@@ -108,6 +108,20 @@ pub(super) fn look_up(
     for name in matching {
         let path = real_base.join(&name);
         if name == *first && path.is_dir() {
+            // `__init__.cpython-311-x86_64-linux-gnu.so` is imported
+            // before `__init__.py` (recheck 28): the package's `__init__`
+            // files are a place.
+            let inits: Vec<String> = folders
+                .names(&path)
+                .iter()
+                .filter(|n| n.starts_with("__init__.") && *n != "__init__.py")
+                .cloned()
+                .collect();
+            out.places.insert(format!(
+                "{}/__init__.*: {}",
+                rel_of(real_root, &path),
+                inits.join(" ")
+            ));
             place(real_root, &path.join("__init__.py"), out, found);
             if !rest.is_empty() {
                 look_up(real_root, &path, rest, folders, out, found);

@@ -310,10 +310,11 @@ pub const PYTHON_FINDS: &str = ": Python finds ";
 /// (`sys.path[0]`, the first of `search`): its modules and packages,
 /// recorded as one place, so a module added there withdraws the consent
 /// (not `__pycache__`, which Python writes itself). And the module's own
-/// compiled files that Python runs without checking them against its
-/// source (`__pycache__/NAME.*.pyc` marked unchecked-hash, PEP 552):
-/// covered. It never writes those itself, so running the command leaves
-/// the consent as it was.
+/// compiled files that Python may run in place of its source
+/// (`__pycache__/NAME.*.pyc` marked hash-based, PEP 552): covered, and
+/// their names a place (one added later withdraws the consent). It never
+/// writes those itself, so running the command leaves the consent as it
+/// was.
 pub(super) fn python_folder(
     real_root: &Path,
     at: &Here,
@@ -350,22 +351,31 @@ pub(super) fn python_folder(
         .names(&cache)
         .iter()
         .filter(|n| n.starts_with(&own) && n.ends_with(".pyc"))
-        .filter(|n| unchecked_pyc(&cache.join(n)))
+        .filter(|n| hash_based_pyc(&cache.join(n)))
         .cloned()
         .collect();
+    // One added later is looked for: its name is a place (Python writes
+    // timestamp ones only, which count for nothing here).
+    out.places.insert(format!(
+        "{}/__pycache__/{own}*.pyc: hash-based {}",
+        rel_of(real_root, at.dir),
+        compiled.join(" ")
+    ));
     for name in compiled {
         place(real_root, &cache.join(name), out, found);
     }
 }
 
-/// Whether the compiled Python file at `path` is one Python runs without
-/// checking it against its source: its flags (bytes 4–8) say hash-based
-/// and not checked.
-pub(super) fn unchecked_pyc(path: &Path) -> bool {
+/// Whether the compiled Python file at `path` is hash-based (its flags,
+/// bytes 4–8): Python runs an unchecked one without its source, and a
+/// checked one whenever it carries its source's hash, whatever code
+/// follows (recheck 28: a checked pyc ran new code beside an unchanged
+/// source). Python itself writes timestamp-based ones.
+pub(super) fn hash_based_pyc(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8];
     // A FIFO the repository ships under that name must not block.
     crate::core::io_bounds::open_regular(path)
         .and_then(|(mut f, _)| f.read_exact(&mut head))
-        .is_ok_and(|()| head[4] & 0b11 == 0b01)
+        .is_ok_and(|()| head[4] & 0b01 == 0b01)
 }

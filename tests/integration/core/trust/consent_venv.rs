@@ -125,3 +125,32 @@ fn importing_distutils_follows_the_shim_into_setuptools() {
     assert!(!out.status.success(), "{listing}");
     assert!(listing.contains("known only as it runs"), "{listing}");
 }
+
+/// Recheck 28: Python runs a checked hash-based `.pyc` carrying its
+/// source's hash whatever code follows, and imports a package's
+/// `__init__` extension before its `__init__.py`: one added later
+/// withdraws the consent.
+#[test]
+fn compiled_files_python_loads_instead_of_the_source_withdraw_consent() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/s.py");
+    p.write("tools/s.py", "import helper, pkg\nprint('SUMMARY')\n");
+    p.write("tools/helper.py", "X = 1\n");
+    p.write("tools/pkg/__init__.py", "Y = 1\n");
+    p.ok(&["trust", "--yes"]);
+    let compiled = Command::new("python3")
+        .args([
+            "-c",
+            "import py_compile as p; p.compile('tools/helper.py', \
+             invalidation_mode=p.PycInvalidationMode.CHECKED_HASH)",
+        ])
+        .current_dir(p.root())
+        .status();
+    assert!(compiled.is_ok_and(|s| s.success()));
+    assert_consent_lapsed(&p, "a checked hash-based pyc added");
+
+    std::fs::remove_dir_all(p.path("tools/__pycache__")).unwrap();
+    p.ok(&["trust", "--yes"]);
+    p.write("tools/pkg/__init__.abi3.so", "\x7fELF");
+    assert_consent_lapsed(&p, "an __init__ extension added");
+}
