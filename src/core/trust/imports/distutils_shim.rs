@@ -153,10 +153,11 @@ impl Shims {
                 .into_iter()
                 .filter(|n| super::python_runs::hash_based_pyc(&cache.join(n)))
                 .collect();
+            let shown = rel_of(real_root, &package);
+            out.places
+                .insert(format!("{shown}/__init__.*: {}", names(&package).join(" ")));
             out.places.insert(format!(
-                "{}/__init__.*: {} hash-based {}",
-                rel_of(real_root, &package),
-                names(&package).join(" "),
+                "{shown}/__pycache__/__init__.*.pyc (hash-based): {}",
                 compiled.join(" ")
             ));
             for name in compiled {

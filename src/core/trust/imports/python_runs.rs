@@ -345,6 +345,11 @@ pub(super) fn python_folder(
             importable.join(" ")
         ));
     }
+    // A `.pth` file or a script without `.py` is never imported: no
+    // compiled file stands in for it.
+    if !at.file.ends_with(".py") {
+        return;
+    }
     let cache = at.dir.join("__pycache__");
     let own = format!("{}.", at.stem);
     let compiled: Vec<String> = folders
@@ -357,7 +362,7 @@ pub(super) fn python_folder(
     // One added later is looked for: its name is a place (Python writes
     // timestamp ones only, which count for nothing here).
     out.places.insert(format!(
-        "{}/__pycache__/{own}*.pyc: hash-based {}",
+        "{}/__pycache__/{own}*.pyc (hash-based): {}",
         rel_of(real_root, at.dir),
         compiled.join(" ")
     ));
