@@ -97,6 +97,9 @@ pub struct Reached {
     pub patterns: BTreeSet<String>,
     /// setuptools' distutils shims met in the command's environments.
     shims: distutils_shim::Shims,
+    /// The `DT_RPATH` folders of the programs read, inside the project:
+    /// the loader looks there for their libraries' libraries too.
+    elf_rpath: Vec<PathBuf>,
 }
 
 /// Follow the imports of `scripts` (root-relative, with their canonical

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 pub(super) struct Asks {
     pub(super) needed: Vec<String>,
     pub(super) paths: Vec<String>,
+    /// How many of `paths` are `DT_RPATH`'s.
+    pub(super) rpath_len: usize,
 }
 
 /// What ELF file `data` asks the loader for; `None` when it is no ELF
@@ -68,6 +70,7 @@ fn asks_of<Elf: FileHeader<Endian = Endianness>>(data: &[u8]) -> Option<Asks> {
             _ => {}
         }
     }
+    asks.rpath_len = asks.paths.len();
     asks.paths.extend(runpath);
     asks.needed.truncate(MAX_NAMES);
     asks.paths.truncate(MAX_NAMES);
@@ -89,26 +92,83 @@ pub(super) fn libraries(
     let Some(asks) = asks(data) else {
         return;
     };
-    let origin = real.parent().unwrap_or(real_root);
-    let folders: Vec<PathBuf> = asks
-        .paths
-        .iter()
-        .filter_map(|p| {
-            let p = p
-                .replace("${ORIGIN}", &origin.to_string_lossy())
-                .replace("$ORIGIN", &origin.to_string_lossy());
-            (!p.is_empty() && !p.contains('$')).then(|| real_root.join(p))
-        })
-        .filter(|dir| crate::core::paths::lexical(dir).starts_with(real_root))
-        .collect();
+    let origin = real
+        .parent()
+        .unwrap_or(real_root)
+        .to_string_lossy()
+        .to_string();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for (at, path) in asks.paths.iter().enumerate() {
+        let path = path
+            .replace("${ORIGIN}", &origin)
+            .replace("$ORIGIN", &origin);
+        if path.contains('$') {
+            // `$LIB`, `$PLATFORM`: what the loader makes of them.
+            out.patterns.insert(format!(
+                "{}runs a program whose library path `{path}` is known only as it runs ({})",
+                super::super::unknown::MARK,
+                super::places::rel_of(real_root, real)
+            ));
+            continue;
+        }
+        // An empty entry is the folder the program runs in, the root.
+        let dir = real_root.join(path);
+        if crate::core::paths::lexical(&dir).starts_with(real_root) {
+            folders.push(dir.clone());
+            // The program's own `DT_RPATH` serves its libraries too.
+            if at < asks.rpath_len && !out.elf_rpath.contains(&dir) {
+                out.elf_rpath.push(dir);
+            }
+        }
+    }
+    folders.extend(out.elf_rpath.iter().cloned());
     for name in &asks.needed {
         let candidates: Vec<PathBuf> = match name.contains('/') {
             true => vec![real_root.join(name)],
-            false => folders.iter().map(|dir| dir.join(name)).collect(),
+            false => folders
+                .iter()
+                .flat_map(|dir| {
+                    CAPABILITY_FOLDERS
+                        .iter()
+                        .map(move |sub| dir.join(sub).join(name))
+                })
+                .collect(),
         };
         first_of(real_root, &candidates, out, found);
     }
 }
+
+/// The folders below each library folder the loader looks in first, by
+/// what the processor can do (glibc's `glibc-hwcaps` and its older
+/// ones), then the folder itself (recheck 28: one added in
+/// `lib/glibc-hwcaps/x86-64-v2/` was loaded instead).
+const CAPABILITY_FOLDERS: &[&str] = &[
+    "glibc-hwcaps/x86-64-v4",
+    "glibc-hwcaps/x86-64-v3",
+    "glibc-hwcaps/x86-64-v2",
+    "glibc-hwcaps/power10",
+    "glibc-hwcaps/power9",
+    "glibc-hwcaps/z16",
+    "glibc-hwcaps/z15",
+    "glibc-hwcaps/z14",
+    "glibc-hwcaps/z13",
+    "tls/haswell/avx512_1/x86_64",
+    "tls/haswell/avx512_1",
+    "tls/haswell/x86_64",
+    "tls/haswell",
+    "tls/avx512_1/x86_64",
+    "tls/avx512_1",
+    "tls/x86_64",
+    "tls",
+    "haswell/avx512_1/x86_64",
+    "haswell/avx512_1",
+    "haswell/x86_64",
+    "haswell",
+    "avx512_1/x86_64",
+    "avx512_1",
+    "x86_64",
+    "",
+];
 
 #[cfg(test)]
 mod tests {
