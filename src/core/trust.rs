@@ -302,7 +302,13 @@ impl Pending {
         }
         self.places
             .iter()
-            .find(|(_, p)| !p.ends_with(": nothing") && !p.contains(imports::PYTHON_FINDS))
+            // An empty listing (no compiled file, no `__init__` extension)
+            // is nothing there too.
+            .find(|(_, p)| {
+                !p.ends_with(": nothing")
+                    && !p.ends_with(": ")
+                    && !p.contains(imports::PYTHON_FINDS)
+            })
             .map(|(_, p)| p.clone())
     }
 
