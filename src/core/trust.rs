@@ -696,8 +696,11 @@ fn place_name(name: &str) -> &str {
 }
 
 /// A place's state as the user reads it: a listing with no names
-/// (`.pth files `) says "none".
+/// (`.pth files `, or nothing at all) says "none".
 fn listing_shown(state: &str) -> String {
+    if state.is_empty() {
+        return "(none)".to_string();
+    }
     match state.strip_suffix(' ') {
         Some(head) if head.ends_with("files") || head.ends_with("programs") => {
             format!("{head} (none)")

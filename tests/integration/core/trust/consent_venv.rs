@@ -148,6 +148,11 @@ fn compiled_files_python_loads_instead_of_the_source_withdraw_consent() {
         .status();
     assert!(compiled.is_ok_and(|s| s.success()));
     assert_consent_lapsed(&p, "a checked hash-based pyc added");
+    let said = stderr(&p.run(&["build"]));
+    assert!(
+        said.contains("tools/__pycache__/helper.*.pyc (hash-based) was (none), now helper."),
+        "{said}"
+    );
 
     std::fs::remove_dir_all(p.path("tools/__pycache__")).unwrap();
     p.ok(&["trust", "--yes"]);
