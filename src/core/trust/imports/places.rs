@@ -117,11 +117,15 @@ pub(super) fn look_up(
                 .filter(|n| n.starts_with("__init__.") && *n != "__init__.py")
                 .cloned()
                 .collect();
-            out.places.insert(format!(
-                "{}/__init__.*: {}",
-                rel_of(real_root, &path),
-                inits.join(" ")
-            ));
+            // Recorded when there are some: one added later is a place new
+            // to the consent.
+            if !inits.is_empty() {
+                out.places.insert(format!(
+                    "{}/__init__.*: {}",
+                    rel_of(real_root, &path),
+                    inits.join(" ")
+                ));
+            }
             place(real_root, &path.join("__init__.py"), out, found);
             if !rest.is_empty() {
                 look_up(real_root, &path, rest, folders, out, found);

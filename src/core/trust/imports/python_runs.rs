@@ -359,13 +359,16 @@ pub(super) fn python_folder(
         .filter(|n| hash_based_pyc(&cache.join(n)))
         .cloned()
         .collect();
-    // One added later is looked for: its name is a place (Python writes
-    // timestamp ones only, which count for nothing here).
-    out.places.insert(format!(
-        "{}/__pycache__/{own}*.pyc (hash-based): {}",
-        rel_of(real_root, at.dir),
-        compiled.join(" ")
-    ));
+    // Their names are a place (Python writes timestamp ones only, which
+    // count for nothing here): one added later is a place new to the
+    // consent, which withdraws it as a changed one does.
+    if !compiled.is_empty() {
+        out.places.insert(format!(
+            "{}/__pycache__/{own}*.pyc (hash-based): {}",
+            rel_of(real_root, at.dir),
+            compiled.join(" ")
+        ));
+    }
     for name in compiled {
         place(real_root, &cache.join(name), out, found);
     }

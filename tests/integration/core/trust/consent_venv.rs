@@ -150,7 +150,7 @@ fn compiled_files_python_loads_instead_of_the_source_withdraw_consent() {
     assert_consent_lapsed(&p, "a checked hash-based pyc added");
     let said = stderr(&p.run(&["build"]));
     assert!(
-        said.contains("tools/__pycache__/helper.*.pyc (hash-based) was (none), now helper."),
+        said.contains("tools/__pycache__/helper.*.pyc (hash-based) is now helper."),
         "{said}"
     );
 
